@@ -1,0 +1,98 @@
+"""Diagnostics: one authoring problem, located at path:line:column, and a run's collection of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+
+class Severity(StrEnum):
+    """How bad a problem is: an error fails the run, a warning does not (unless --strict)."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A 1-based line and column in a source file."""
+
+    line: int = 1
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem in one file, with the field it concerns and a message for the author."""
+
+    path: str
+    position: Position
+    severity: Severity
+    field: str
+    message: str
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.position.line, self.position.column, self.message)
+
+    def format(self) -> str:
+        """The one-line form `path:line:column: severity: field: message`."""
+        where = f"{self.path}:{self.position.line}:{self.position.column}"
+        subject = f"{self.field}: " if self.field else ""
+        return f"{where}: {self.severity}: {subject}{self.message}"
+
+    def as_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data.update(line=self.position.line, column=self.position.column)
+        del data["position"]
+        return data
+
+
+def display_path(path: Path) -> str:
+    """A path as the author typed it or relative to the working folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class Report:
+    """Every diagnostic of a run, and how many files were looked at."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(diagnostics)
+
+    def merge(self, other: Report) -> None:
+        self.diagnostics.extend(other.diagnostics)
+        self.files += other.files
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(sorted(self.diagnostics, key=lambda d: d.sort_key))
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    def summary(self) -> str:
+        """`2 errors, 1 warning in 3 files`."""
+        errors, warnings = self.count(Severity.ERROR), self.count(Severity.WARNING)
+        return (
+            f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+            f" in {_plural(self.files, 'file')}"
+        )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

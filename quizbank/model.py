@@ -1,0 +1,185 @@
+"""The authoring format as a typed model (pydantic v2): a quiz, its questions and options."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    HttpUrl,
+    StringConstraints,
+)
+
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+LANG_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+# Characters XML 1.0 cannot carry: control characters other than tab, newline and carriage
+# return, lone surrogates and the two non-characters U+FFFE and U+FFFF.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_safe(text: str) -> str:
+    match = _XML_INVALID.search(text)
+    if match:
+        raise ValueError(
+            f"contains the control character U+{ord(match.group()):04X}, "
+            "which exports cannot carry; delete it"
+        )
+    return text
+
+
+def _one_option_id(value: object) -> object:
+    if isinstance(value, list):
+        raise ValueError(
+            "a single_choice question has exactly one answer: give one option id, not a list "
+            "(or make it a multiple_choice question)"
+        )
+    return value
+
+
+Slug = Annotated[
+    str,
+    StringConstraints(pattern=SLUG_PATTERN, max_length=64),
+    Field(description="Lowercase letters, digits and hyphens, e.g. `why-shard`."),
+]
+OptionId = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=32),
+    Field(description="The option's id, e.g. `a`; the same in every language."),
+]
+Text = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=20_000),
+    AfterValidator(_xml_safe),
+    Field(description="Markdown: emphasis, `code`, lists and links; raw HTML is shown as text."),
+]
+Title = Annotated[str, StringConstraints(min_length=1, max_length=300), AfterValidator(_xml_safe)]
+
+
+class Level(StrEnum):
+    """How hard a quiz is."""
+
+    BEGINNER = "beginner"
+    INTERMEDIATE = "intermediate"
+    ADVANCED = "advanced"
+
+
+class _Strict(BaseModel):
+    """Unknown keys are errors; validated models do not change."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Guide(_Strict):
+    """The guide a quiz accompanies."""
+
+    title: Title
+    url: HttpUrl
+
+
+class Option(_Strict):
+    """One choice of a choice question."""
+
+    id: OptionId
+    text: Text
+    feedback: Text | None = Field(None, description="Shown when a learner picks this option.")
+
+
+class _Question(_Strict):
+    id: Slug
+    prompt: Text
+    explanation: Text = Field(description="Why the right answer is right.")
+    points: float = Field(1, gt=0, le=1000, description="Marks for a fully right answer.")
+
+
+class SingleChoice(_Question):
+    """Exactly one option is right."""
+
+    type: Literal["single_choice"]
+    options: list[Option] = Field(min_length=2, max_length=26)
+    answer: Annotated[OptionId, BeforeValidator(_one_option_id)]
+
+    @property
+    def answer_ids(self) -> tuple[str, ...]:
+        return (self.answer,)
+
+
+class MultipleChoice(_Question):
+    """One or more options are right; the learner picks all of them."""
+
+    type: Literal["multiple_choice"]
+    options: list[Option] = Field(min_length=2, max_length=26)
+    answer: list[OptionId] = Field(min_length=1)
+
+    @property
+    def answer_ids(self) -> tuple[str, ...]:
+        return tuple(self.answer)
+
+
+class TrueFalse(_Question):
+    """A statement that is true or false."""
+
+    type: Literal["true_false"]
+    answer: bool
+    feedback_true: Text | None = Field(None, description="Shown when a learner answers true.")
+    feedback_false: Text | None = Field(None, description="Shown when a learner answers false.")
+
+    @property
+    def answer_ids(self) -> tuple[str, ...]:
+        return ("true",) if self.answer else ("false",)
+
+
+Question = Annotated[SingleChoice | MultipleChoice | TrueFalse, Field(discriminator="type")]
+ChoiceQuestion = SingleChoice | MultipleChoice
+
+
+class Quiz(_Strict):
+    """One quiz in one language, as one YAML file holds it."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        title="quizbank quiz",
+        json_schema_extra={"$comment": "One quiz in one language: content/<lang>/<id>.yaml"},
+    )
+
+    id: Slug = Field(description="The quiz's id: the file name without `.yaml`.")
+    lang: Annotated[str, StringConstraints(pattern=LANG_PATTERN)] = Field(
+        description="BCP 47 language code: the name of the file's folder, e.g. `en` or `ur`."
+    )
+    title: Title
+    description: Text
+    level: Level
+    guide: Guide | None = None
+    tags: list[Slug] = Field(default_factory=list)
+    questions: list[Question] = Field(min_length=1, max_length=10_000)
+
+
+Loc = tuple[str | int, ...]
+
+
+def text_fields(quiz: Quiz) -> list[tuple[Loc, str]]:
+    """Every author-written text of a quiz with its location, in document order."""
+    found: list[tuple[Loc, str]] = [(("title",), quiz.title), (("description",), quiz.description)]
+    if quiz.guide:
+        found.append((("guide", "title"), quiz.guide.title))
+    for q_index, question in enumerate(quiz.questions):
+        base: Loc = ("questions", q_index)
+        found.append(((*base, "prompt"), question.prompt))
+        if isinstance(question, TrueFalse):
+            for name in ("feedback_true", "feedback_false"):
+                value = getattr(question, name)
+                if value:
+                    found.append(((*base, name), value))
+        else:
+            for o_index, option in enumerate(question.options):
+                found.append(((*base, "options", o_index, "text"), option.text))
+                if option.feedback:
+                    found.append(((*base, "options", o_index, "feedback"), option.feedback))
+        found.append(((*base, "explanation"), question.explanation))
+    return found

@@ -1,0 +1,88 @@
+"""Finding quiz files, grouping them by quiz, and checking each group."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from quizbank.crosslang import check_coverage, check_translations, quizzes
+from quizbank.diagnostics import Diagnostic, Report
+from quizbank.errors import UsageError
+from quizbank.loader import LoadedQuiz, load_quiz
+from quizbank.model import Quiz
+
+SUFFIXES = (".yaml", ".yml")
+DEFAULT_CONTENT = Path("content")
+
+
+@dataclass(frozen=True)
+class QuizFiles:
+    """The files of one quiz, one per language (the language being the file's folder)."""
+
+    quiz_id: str
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+@dataclass
+class Bank:
+    """The quiz files a run works on, and the languages they come in."""
+
+    groups: list[QuizFiles]
+    languages: list[str]
+
+    @property
+    def file_count(self) -> int:
+        return sum(len(g.files) for g in self.groups)
+
+
+def discover(paths: Iterable[Path]) -> Bank:
+    """Every quiz file under the given files and folders, grouped by quiz id."""
+    files: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            files.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+        elif path.is_file():
+            files.add(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    groups: dict[str, QuizFiles] = {}
+    for file in sorted(files):
+        group = groups.setdefault(file.stem, QuizFiles(file.stem))
+        lang = file.parent.name
+        if lang in group.files:
+            raise UsageError(
+                f"{group.files[lang]} and {file} are both quiz {file.stem!r} in {lang!r}"
+            )
+        group.files[lang] = file
+    languages = sorted({lang for g in groups.values() for lang in g.files})
+    return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), languages)
+
+
+@dataclass
+class CheckedQuiz:
+    """A quiz in all its languages after every check, with what was found."""
+
+    quiz_id: str
+    translations: dict[str, Quiz]
+    diagnostics: list[Diagnostic]
+    sources: dict[str, Path]
+
+    @property
+    def ok(self) -> bool:
+        return not Report(self.diagnostics).has_errors
+
+
+def check_quiz(group: QuizFiles, languages: list[str], *, strict: bool) -> CheckedQuiz:
+    """Load every language of a quiz and apply the single-file and cross-language rules."""
+    loaded: dict[str, LoadedQuiz] = {lang: load_quiz(path) for lang, path in group.files.items()}
+    check_translations(loaded)
+    check_coverage(group.quiz_id, loaded, languages, strict=strict)
+    diagnostics = [d for item in loaded.values() for d in item.diagnostics]
+    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, dict(group.files))
+
+
+def check_bank(bank: Bank, *, strict: bool) -> Iterator[CheckedQuiz]:
+    """Check quiz after quiz, so that memory holds one quiz at a time."""
+    for group in bank.groups:
+        yield check_quiz(group, bank.languages, strict=strict)

@@ -1,0 +1,89 @@
+"""The renderer plug-in interface: what a renderer declares, receives and returns.
+
+A renderer is a class registered under the entry-point group `quizbank.renderers`. It declares
+its `name`, a one-line `description`, the file `extension` it writes and a pydantic `Options`
+model; it receives validated quizzes and returns files. It never writes files, parses YAML or
+validates: the core does all three.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from quizbank.model import Quiz
+
+
+class RendererOptions(BaseModel):
+    """Base of every renderer's options: typed, with defaults, unknown options refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """A file to write, relative to the renderer's folder (`DIR/<format>/`)."""
+
+    path: PurePosixPath
+    content: bytes
+
+
+@dataclass(frozen=True)
+class QuizTranslations:
+    """One quiz in every language it has, validated, with the languages to render."""
+
+    quiz_id: str
+    by_lang: Mapping[str, Quiz]
+    languages: Sequence[str]
+
+    def __getitem__(self, lang: str) -> Quiz:
+        return self.by_lang[lang]
+
+
+@dataclass(frozen=True)
+class QuizSummary:
+    """What a bank-wide page (an index, say) needs to know of one quiz in one language."""
+
+    quiz_id: str
+    lang: str
+    title: str
+    level: str
+    question_count: int
+
+
+OptionsT = TypeVar("OptionsT", bound=RendererOptions)
+
+
+class Renderer(ABC, Generic[OptionsT]):
+    """Base class of renderers; subclasses set the class attributes and implement `render`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    extension: ClassVar[str]
+    Options: ClassVar[type[RendererOptions]] = RendererOptions
+
+    def __init__(self, options: OptionsT) -> None:
+        self.options = options
+
+    def output_path(self, lang: str, quiz_id: str) -> PurePosixPath:
+        """Where one quiz in one language goes: `<lang>/<quiz-id>.<extension>`."""
+        return PurePosixPath(lang, f"{quiz_id}.{self.extension}")
+
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        """Every file for one quiz; by default one per language through `render`."""
+        for lang in quiz.languages:
+            text = self.render(quiz, lang)
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), text.encode("utf-8"))
+
+    @abstractmethod
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        """One quiz in one language, as the text of one file."""
+
+    def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
+        """Files for the whole bank (an index, a schema); none by default."""
+        return iter(())

@@ -1,0 +1,277 @@
+"""Reading untrusted YAML safely: YAML 1.2 core schema only, positions kept, bounded in size.
+
+The file is composed into YAML nodes by PyYAML's C parser (pure-Python fallback), then turned into
+plain Python values by our own constructor, which refuses tags, aliases, duplicate keys and deep
+nesting. The nodes are kept so that any later error can be located at a line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import BaseResolver
+
+from quizbank.diagnostics import Position
+from quizbank.paths import format_loc
+
+try:
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml.composer import Composer
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 32
+
+_TAG = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (
+    f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null")
+)
+_SEQ, _MAP = f"{_TAG}seq", f"{_TAG}map"
+
+
+class _CoreResolver(BaseResolver):
+    """The YAML 1.2 core schema: `yes`, `no`, `on`, `off` and 1:30 stay strings."""
+
+
+_CoreResolver.add_implicit_resolver(_NULL, re.compile(r"^(?:~|null|Null|NULL|)$"), list("~nN"))
+_CoreResolver.add_implicit_resolver(_NULL, re.compile(r"^$"), [""])
+_CoreResolver.add_implicit_resolver(
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_CoreResolver.add_implicit_resolver(
+    _INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
+_CoreResolver.add_implicit_resolver(
+    _FLOAT,
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
+)
+
+
+class _Composer(_Parser, _CoreResolver):  # type: ignore[misc,valid-type]
+    def __init__(self, text: str) -> None:
+        _Parser.__init__(self, text)
+        _CoreResolver.__init__(self)
+
+
+class YamlError(Exception):
+    """A file that cannot be read as a quiz document at all; carries where and why."""
+
+    def __init__(self, message: str, position: Position = Position(), field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.field = field
+
+
+def _position(node_or_mark: Node | yaml.Mark) -> Position:
+    mark = node_or_mark.start_mark if isinstance(node_or_mark, Node) else node_or_mark
+    return Position(mark.line + 1, mark.column + 1)
+
+
+@dataclass
+class YamlDocument:
+    """A parsed file: its plain data and the node tree that remembers positions."""
+
+    path: Path
+    data: Any
+    root: Node
+
+    def locate(self, loc: Sequence[str | int], *, key: bool = False) -> Position:
+        """The position of the value at `loc` (or of its key), or of its closest existing parent.
+
+        Path elements that name no key (such as pydantic's union tags) are skipped.
+        """
+        node = self.root
+        key_node: Node | None = None
+        for part in loc:
+            child = _child(node, part)
+            if child is None:
+                continue
+            key_node, node = child
+        if key and key_node is not None:
+            return _position(key_node)
+        return _position(node)
+
+
+def _child(node: Node, part: str | int) -> tuple[Node | None, Node] | None:
+    if isinstance(node, MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, ScalarNode) and key_node.value == str(part):
+                return key_node, value_node
+    elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+        return None, node.value[part]
+    return None
+
+
+def read_text(path: Path) -> str:
+    """The file's text: size-bounded, strict UTF-8, a leading byte-order mark dropped."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise YamlError(
+            f"the file is {size / 2**20:.1f} MiB; a quiz file may be at most "
+            f"{MAX_FILE_BYTES // 2**20} MiB (split the quiz into several files)"
+        )
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlError(
+            f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x} cannot be decoded); "
+            "save it as UTF-8 in your editor",
+            Position(line, column),
+        ) from None
+
+
+def load_document(path: Path) -> YamlDocument:
+    """Read, compose and construct one YAML file; raise YamlError for anything unusable."""
+    text = read_text(path)
+    composer = _Composer(text)
+    try:
+        root = composer.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc) from None
+    except RecursionError:
+        raise YamlError(f"the document is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    finally:
+        composer.dispose()
+    if root is None:
+        raise YamlError("the file is empty; a quiz starts with `id:`, `lang:` and `title:`")
+    return YamlDocument(path, _Constructor().construct(root, 0, ()), root)
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or "invalid YAML"
+    if "maximum nesting depth" in problem:
+        problem = f"the document is nested too deeply (at most {MAX_DEPTH} levels)"
+    elif exc.context and "expected a single document" in exc.context:
+        problem = "the file holds more than one YAML document (`---`); put one quiz in each file"
+    else:
+        problem = f"YAML syntax error: {problem}"
+        if exc.context:
+            problem += f" ({exc.context})"
+    return YamlError(problem, _position(mark) if mark else Position())
+
+
+class _Constructor:
+    """Turns nodes into dicts, lists and scalars, refusing what a quiz never needs."""
+
+    def __init__(self) -> None:
+        self._seen: set[int] = set()
+
+    def construct(self, node: Node, depth: int, loc: tuple[str | int, ...]) -> Any:
+        if depth > MAX_DEPTH:
+            raise YamlError(
+                f"the document is nested too deeply (at most {MAX_DEPTH} levels)",
+                _position(node),
+                format_loc(loc),
+            )
+        if id(node) in self._seen:
+            raise YamlError(
+                "YAML anchors and aliases (`&name`, `*name`) are not allowed; write the value out",
+                _position(node),
+                format_loc(loc),
+            )
+        self._seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            return self._scalar(node, loc)
+        if isinstance(node, SequenceNode):
+            self._check_tag(node, _SEQ, loc)
+            return [self.construct(item, depth + 1, (*loc, i)) for i, item in enumerate(node.value)]
+        assert isinstance(node, MappingNode)
+        self._check_tag(node, _MAP, loc)
+        return self._mapping(node, depth, loc)
+
+    def _mapping(self, node: MappingNode, depth: int, loc: tuple[str | int, ...]) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        first_seen: dict[Any, Position] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError(
+                    "a key must be a plain word such as `title`",
+                    _position(key_node),
+                    format_loc(loc),
+                )
+            key = self._scalar(key_node, loc)
+            if not isinstance(key, str | int):
+                raise YamlError(
+                    f"{key_node.value!r} cannot be a key", _position(key_node), format_loc(loc)
+                )
+            if key in result:
+                earlier = first_seen[key]
+                raise YamlError(
+                    f"duplicate key {key!r} (first given on line {earlier.line}); "
+                    "YAML would silently keep only the last one",
+                    _position(key_node),
+                    format_loc((*loc, key)),
+                )
+            first_seen[key] = _position(key_node)
+            result[key] = self.construct(value_node, depth + 1, (*loc, key))
+        return result
+
+    def _check_tag(self, node: Node, expected: str, loc: tuple[str | int, ...]) -> None:
+        if node.tag != expected:
+            raise _tag_error(node, loc)
+
+    def _scalar(self, node: ScalarNode, loc: tuple[str | int, ...]) -> Any:
+        tag, value = node.tag, node.value
+        if tag == _STR:
+            return value
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return value.lower() == "true"
+        if tag == _INT:
+            return _to_int(value)
+        if tag == _FLOAT:
+            return _to_float(value)
+        raise _tag_error(node, loc)
+
+
+def _tag_error(node: Node, loc: Sequence[str | int]) -> YamlError:
+    tag = node.tag.replace(_TAG, "!!")
+    return YamlError(
+        f"the YAML tag {tag!r} is not allowed; quiz files use plain text, numbers, lists and mappings",
+        _position(node),
+        format_loc(loc),
+    )
+
+
+def _to_int(value: str) -> int:
+    if value.startswith("0o"):
+        return int(value[2:], 8)
+    if value.startswith("0x"):
+        return int(value[2:], 16)
+    return int(value)
+
+
+def _to_float(value: str) -> float:
+    lowered = value.lower()
+    if lowered.endswith("inf"):
+        return float("-inf") if lowered.startswith("-") else float("inf")
+    if lowered == ".nan":
+        return float("nan")
+    return float(value)
