@@ -17,8 +17,8 @@ def reference_language(languages: Mapping[str, object]) -> str:
 
 
 def check_translations(translations: Mapping[str, LoadedQuiz]) -> None:
-    """Compare each valid translation with the reference one; report on the translation's file."""
-    valid = {lang: loaded for lang, loaded in translations.items() if loaded.quiz is not None}
+    """Compare each error-free translation with the reference one, reporting on the translation."""
+    valid = {lang: loaded for lang, loaded in translations.items() if loaded.ok}
     if len(valid) < 2:
         return
     ref_lang = reference_language(valid)

@@ -46,6 +46,13 @@ class LoadedQuiz:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
+    def ok(self) -> bool:
+        """Valid, and without an error from the rules beyond the schema."""
+        return self.quiz is not None and all(
+            d.severity is not Severity.ERROR for d in self.diagnostics
+        )
+
+    @property
     def display(self) -> str:
         return display_path(self.path)
 
@@ -96,6 +103,8 @@ def _report_schema_error(loaded: LoadedQuiz, data: Any, error: ErrorDetails) -> 
         data, error["loc"], keep_last=error["type"] in ("missing", "extra_forbidden")
     )
     kind = error["type"]
+    if kind == "union_tag_invalid":
+        loc = (*loc, "type")
     if kind == "extra_forbidden":
         loaded.report(_unknown_key_message(str(loc[-1])), loc, key=True)
     elif kind == "missing":

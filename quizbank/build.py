@@ -1,0 +1,248 @@
+"""`quizbank build`: check every quiz, render it with every chosen renderer, write atomically.
+
+Quizzes are processed one at a time (on every core when the bank is large), so memory holds one
+quiz per worker. Files are staged beside the output folder and moved into place only when the
+whole bank is free of errors. Unchanged quizzes are taken from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key, source_hash
+from quizbank.diagnostics import Diagnostic, Position, Report, Severity
+from quizbank.errors import UsageError
+from quizbank.output import Staging
+from quizbank.parallel import parallel_map
+from quizbank.project import Bank, QuizFiles, check_quiz, discover
+from quizbank.registry import Registry, configure, split_options
+from quizbank.renderer import QuizSummary, QuizTranslations, Renderer, RendererOptions
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What the user asked for on the command line."""
+
+    paths: Sequence[Path]
+    out_dir: Path
+    formats: Sequence[str] = ()
+    languages: Sequence[str] = ()
+    options: Sequence[str] = ()
+    strict: bool = False
+    use_cache: bool = True
+    jobs: int = 0
+
+
+@dataclass(frozen=True)
+class ActiveRenderer:
+    """A configured renderer and the cache key of its output."""
+
+    name: str
+    renderer: Renderer[RendererOptions]
+    key: str
+
+
+@dataclass
+class QuizOutcome:
+    """What processing one quiz produced, small enough to pass between processes."""
+
+    quiz_id: str
+    source: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    summaries: list[QuizSummary] = field(default_factory=list)
+    written: dict[str, list[PurePosixPath]] = field(default_factory=dict)
+    reused: dict[str, list[PurePosixPath]] = field(default_factory=dict)
+
+
+@dataclass
+class BuildResult:
+    """The outcome of a build, for the summary line."""
+
+    report: Report
+    written: int = 0
+    reused: int = 0
+    quizzes: int = 0
+    languages: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class _Job:
+    """Everything a worker needs; inherited by forked workers, never pickled."""
+
+    bank_languages: list[str]
+    languages: list[str]
+    renderers: list[ActiveRenderer]
+    strict: bool
+    out_dir: Path
+    staging: Staging
+    cache: BuildCache
+
+
+_JOB: _Job | None = None
+
+
+def plan_renderers(
+    registry: Registry, formats: Sequence[str], option_pairs: Sequence[str], languages: list[str]
+) -> list[ActiveRenderer]:
+    """Configure the chosen renderers (all of them by default) with their `-O` options."""
+    entries = [registry.get(name) for name in dict.fromkeys(formats)] or list(
+        registry.renderers.values()
+    )
+    if not entries:
+        raise UsageError("no renderer is installed")
+    options = split_options(option_pairs, entries)
+    active = []
+    for entry in entries:
+        renderer = configure(entry, options[entry.name])
+        options_json = json.dumps(renderer.options.model_dump(mode="json"), sort_keys=True)
+        key = renderer_key(entry.name, entry.version, options_json, languages)
+        active.append(ActiveRenderer(entry.name, renderer, key))
+    return active
+
+
+def choose_languages(bank: Bank, wanted: Sequence[str]) -> list[str]:
+    """The languages to render: those asked for, each of which must be in the bank."""
+    unknown = [lang for lang in wanted if lang not in bank.languages]
+    if unknown:
+        raise UsageError(
+            f"no quiz is in {', '.join(map(repr, unknown))}; the languages are "
+            f"{', '.join(bank.languages) or 'none'}"
+        )
+    return list(dict.fromkeys(wanted)) or list(bank.languages)
+
+
+def build(
+    request: BuildRequest, registry: Registry, on_quiz: Callable[[], None] | None = None
+) -> BuildResult:
+    """Check and render the bank; write the outputs only when there is no error."""
+    started = time.perf_counter()
+    bank = discover(request.paths)
+    languages = choose_languages(bank, request.languages)
+    renderers = plan_renderers(registry, request.formats, request.options, languages)
+    cache = BuildCache.load(request.out_dir) if request.use_cache else BuildCache()
+    staging = Staging(request.out_dir)
+    global _JOB
+    _JOB = _Job(
+        bank.languages, languages, renderers, request.strict, request.out_dir, staging, cache
+    )
+    result = BuildResult(Report(files=bank.file_count), languages=len(languages))
+    outcomes: list[QuizOutcome] = []
+    try:
+        for outcome in _process_all(bank.groups, request.jobs):
+            outcomes.append(outcome)
+            result.report.extend(outcome.diagnostics)
+            if on_quiz:
+                on_quiz()
+        if result.report.has_errors:
+            staging.discard()
+            return result
+        _finish(_JOB, outcomes, result)
+    except BaseException:
+        staging.discard()
+        raise
+    finally:
+        _JOB = None
+    result.quizzes = len(outcomes)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
+    return parallel_map(_process, groups, jobs)
+
+
+def _process(group: QuizFiles) -> QuizOutcome:
+    """Check and render one quiz in a worker; unchanged outputs are taken from the cache."""
+    job = _JOB
+    assert job is not None, "a worker runs only inside build()"
+    source = source_hash(group.files, job.bank_languages, job.strict)
+    outcome = QuizOutcome(group.quiz_id, source)
+    reusable = {
+        r.key: job.cache.current_outputs(job.out_dir, group.quiz_id, source, r.key)
+        for r in job.renderers
+    }
+    cached = job.cache.quizzes.get(group.quiz_id)
+    if cached and all(paths is not None for paths in reusable.values()):
+        outcome.diagnostics = [_diagnostic_from(d) for d in cached.warnings]
+        outcome.summaries = [QuizSummary(**s) for s in cached.summaries]  # type: ignore[arg-type]
+        outcome.reused = {key: paths for key, paths in reusable.items() if paths is not None}
+        return outcome
+    checked = check_quiz(group, job.bank_languages, strict=job.strict)
+    outcome.diagnostics = checked.diagnostics
+    if not checked.ok:
+        return outcome
+    languages = [lang for lang in job.languages if lang in checked.translations]
+    translations = QuizTranslations(group.quiz_id, checked.translations, languages)
+    outcome.summaries = [
+        QuizSummary(group.quiz_id, lang, quiz.title, str(quiz.level), len(quiz.questions))
+        for lang, quiz in ((lang, checked.translations[lang]) for lang in languages)
+    ]
+    for active in job.renderers:
+        if (paths := reusable[active.key]) is not None:
+            outcome.reused[active.key] = paths
+            continue
+        written = []
+        for output in active.renderer.render_quiz(translations):
+            relative = PurePosixPath(active.name) / output.path
+            job.staging.write(relative, output.content)
+            written.append(relative)
+        outcome.written[active.key] = written
+    return outcome
+
+
+def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None:
+    """Render the bank-wide files, move everything into place, prune and save the cache."""
+    summaries = sorted(
+        (s for o in outcomes for s in o.summaries), key=lambda s: (s.quiz_id, s.lang)
+    )
+    bank_files = []
+    for active in job.renderers:
+        for output in active.renderer.render_bank(summaries):
+            relative = PurePosixPath(active.name) / output.path
+            job.staging.write(relative, output.content)
+            bank_files.append(relative)
+    written = [p for o in outcomes for paths in o.written.values() for p in paths] + bank_files
+    job.staging.commit(written)
+    result.written = len(written)
+    result.reused = sum(len(paths) for o in outcomes for paths in o.reused.values())
+    _prune(job, outcomes, set(map(str, written)))
+    job.cache.stamp(job.out_dir, written)
+    for outcome in outcomes:
+        previous = job.cache.quizzes.get(outcome.quiz_id)
+        entry = CachedQuiz(
+            outcome.source,
+            [d.as_json() for d in outcome.diagnostics],
+            [vars(s) for s in outcome.summaries],
+            dict(previous.outputs) if previous and previous.source == outcome.source else {},
+        )
+        for key, paths in (*outcome.written.items(), *outcome.reused.items()):
+            entry.outputs[key] = [str(p) for p in paths]
+        job.cache.quizzes[outcome.quiz_id] = entry
+    job.cache.save(job.out_dir)
+
+
+def _prune(job: _Job, outcomes: list[QuizOutcome], written: set[str]) -> None:
+    """Delete files an earlier build wrote for this run's formats that this build no longer makes."""
+    kept = written | {str(p) for o in outcomes for ps in o.reused.values() for p in ps}
+    formats = {active.name for active in job.renderers}
+    for recorded in list(job.cache.stamps):
+        if recorded.split("/", 1)[0] in formats and recorded not in kept:
+            path = job.out_dir / recorded
+            if job.cache.stamps[recorded] == file_stamp(path):
+                path.unlink(missing_ok=True)
+            del job.cache.stamps[recorded]
+
+
+def _diagnostic_from(data: dict[str, object]) -> Diagnostic:
+    return Diagnostic(
+        str(data["path"]),
+        Position(int(str(data["line"])), int(str(data["column"]))),
+        Severity(str(data["severity"])),
+        str(data["field"]),
+        str(data["message"]),
+    )

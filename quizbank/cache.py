@@ -1,0 +1,100 @@
+"""The build cache: which outputs of which quiz are still current.
+
+An entry is keyed by a hash of the quiz's source files, the run's languages, the renderer, its
+options and the versions of quizbank and of the renderer's distribution. It lives in the output
+folder (`.quizbank-cache.json`); a changed file, renderer or option misses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from quizbank import __version__
+from quizbank.output import write_atomic
+
+CACHE_FILE = ".quizbank-cache.json"
+CACHE_FORMAT = 1
+
+
+def source_hash(files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
+    """A hash of a quiz's files (by language) and of what its checks depend on."""
+    digest = hashlib.sha256(f"{__version__}|{','.join(languages)}|{strict}".encode())
+    for lang in sorted(files):
+        digest.update(f"|{lang}|".encode())
+        digest.update(files[lang].read_bytes())
+    return digest.hexdigest()
+
+
+def renderer_key(name: str, version: str, options_json: str, languages: Iterable[str]) -> str:
+    """What a renderer's output depends on besides the sources."""
+    return f"{name}|{version}|{options_json}|{','.join(languages)}"
+
+
+@dataclass
+class CachedQuiz:
+    """One quiz's cached outcome: its warnings, summaries and outputs per renderer."""
+
+    source: str
+    warnings: list[dict[str, object]] = field(default_factory=list)
+    summaries: list[dict[str, object]] = field(default_factory=list)
+    outputs: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class BuildCache:
+    """All cache entries of an output folder, with the size and time of every file written."""
+
+    quizzes: dict[str, CachedQuiz] = field(default_factory=dict)
+    stamps: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, out_dir: Path) -> BuildCache:
+        """The cache of a previous build, or an empty one when there is none or it is unusable."""
+        try:
+            data = json.loads((out_dir / CACHE_FILE).read_text(encoding="utf-8"))
+            if data.get("format") != CACHE_FORMAT or data.get("version") != __version__:
+                return cls()
+            quizzes = {qid: CachedQuiz(**entry) for qid, entry in data["quizzes"].items()}
+            return cls(quizzes, {k: list(v) for k, v in data["stamps"].items()})
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return cls()
+
+    def current_outputs(
+        self, out_dir: Path, quiz_id: str, source: str, key: str
+    ) -> list[PurePosixPath] | None:
+        """The outputs recorded for this quiz and renderer key, if they are all still as written."""
+        entry = self.quizzes.get(quiz_id)
+        if entry is None or entry.source != source or key not in entry.outputs:
+            return None
+        paths = [PurePosixPath(p) for p in entry.outputs[key]]
+        for path in paths:
+            if self.stamps.get(str(path)) != file_stamp(out_dir / path):
+                return None
+        return paths
+
+    def save(self, out_dir: Path) -> None:
+        data = {
+            "format": CACHE_FORMAT,
+            "version": __version__,
+            "quizzes": {qid: vars(entry) for qid, entry in sorted(self.quizzes.items())},
+            "stamps": self.stamps,
+        }
+        write_atomic(out_dir / CACHE_FILE, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+    def stamp(self, out_dir: Path, paths: Iterable[PurePosixPath]) -> None:
+        """Remember the size and modification time of files just written."""
+        for path in paths:
+            self.stamps[str(path)] = file_stamp(out_dir / path)
+
+
+def file_stamp(path: Path) -> list[int] | None:
+    """A file's size and modification time, or None when it is gone."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns]

@@ -1,0 +1,230 @@
+"""The command line: `quizbank validate | build | formats | schema`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from contextlib import nullcontext
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from quizbank import __version__
+from quizbank.build import BuildRequest, build
+from quizbank.diagnostics import Diagnostic, Report, Severity
+from quizbank.errors import QuizbankError
+from quizbank.parallel import parallel_map
+from quizbank.project import DEFAULT_CONTENT, Bank, CheckedQuiz, QuizFiles, check_quiz, discover
+from quizbank.registry import Registry, discover_renderers
+from quizbank.schema import authoring_schema_text
+
+_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+_PROGRESS_FROM = 20
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quizbank", description="Validate bilingual quiz YAML and export it."
+    )
+    parser.add_argument("--version", action="version", version=f"quizbank {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    validate = commands.add_parser("validate", help="check quiz files and report every problem")
+    _add_source_arguments(validate)
+    validate.add_argument(
+        "--format", choices=("text", "json"), default="text", help="how to print the problems"
+    )
+
+    build_cmd = commands.add_parser("build", help="validate, then export in every format")
+    _add_source_arguments(build_cmd)
+    build_cmd.add_argument(
+        "-f",
+        "--format",
+        dest="formats",
+        action="append",
+        default=[],
+        metavar="FORMAT",
+        help="a format to write (repeatable; default: all, see `quizbank formats`)",
+    )
+    build_cmd.add_argument(
+        "-l",
+        "--lang",
+        dest="languages",
+        action="append",
+        default=[],
+        metavar="LANG",
+        help="a language to write (repeatable; default: all)",
+    )
+    build_cmd.add_argument(
+        "-O",
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a renderer option, such as multilang=true or moodle.shuffle=false (repeatable)",
+    )
+    build_cmd.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("dist"),
+        metavar="DIR",
+        help="output folder (default: dist)",
+    )
+    build_cmd.add_argument("--no-cache", action="store_true", help="ignore the build cache")
+    build_cmd.add_argument(
+        "-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)"
+    )
+
+    commands.add_parser("formats", help="list the renderers found, built-in and plug-in")
+    commands.add_parser("schema", help="print the JSON Schema of the authoring format")
+    return parser
+
+
+def _add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help=f"quiz files or folders (default: {DEFAULT_CONTENT}/)",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="a quiz missing in a language is an error"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return the exit code (0 fine, 1 problems found, 2 usage error)."""
+    args = _parser().parse_args(argv)
+    out = Console(highlight=False, soft_wrap=True, markup=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+    try:
+        if args.command == "validate":
+            return _validate(args, out)
+        if args.command == "build":
+            return _build(args, out, err)
+        if args.command == "formats":
+            return _formats(out, err)
+        out.file.write(authoring_schema_text())
+        return 0
+    except QuizbankError as exc:
+        err.print(Text(f"quizbank: {exc.category}: {exc}", style="red"))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err.print("quizbank: interrupted; nothing was written")
+        return 130
+
+
+class _Checker:
+    """Checks one quiz of a bank; a picklable callable for the worker processes."""
+
+    def __init__(self, bank: Bank, strict: bool) -> None:
+        self.languages = bank.languages
+        self.strict = strict
+
+    def __call__(self, group: QuizFiles) -> CheckedQuiz:
+        return check_quiz(group, self.languages, strict=self.strict)
+
+
+def _validate(args: argparse.Namespace, out: Console) -> int:
+    bank = discover(args.paths or [DEFAULT_CONTENT])
+    report = Report(files=bank.file_count)
+    for checked in parallel_map(_Checker(bank, args.strict), bank.groups):
+        report.extend(checked.diagnostics)
+    if args.format == "json":
+        payload = {
+            "diagnostics": [d.as_json() for d in report],
+            "errors": report.count(Severity.ERROR),
+            "warnings": report.count(Severity.WARNING),
+            "files": report.files,
+        }
+        out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    else:
+        _print_report(report, out)
+    return 1 if report.has_errors else 0
+
+
+def _print_report(report: Report, out: Console) -> None:
+    for diagnostic in report:
+        out.print(_diagnostic_text(diagnostic))
+    style = "bold red" if report.has_errors else "green"
+    out.print(Text(report.summary(), style=style))
+
+
+def _diagnostic_text(diagnostic: Diagnostic) -> Text:
+    text = Text(f"{diagnostic.path}:{diagnostic.position.line}:{diagnostic.position.column}: ")
+    text.append(str(diagnostic.severity), style=_STYLES[diagnostic.severity])
+    text.append(": ")
+    if diagnostic.field:
+        text.append(diagnostic.field, style="bold")
+        text.append(": ")
+    text.append(diagnostic.message)
+    return text
+
+
+def _registry(err: Console) -> Registry:
+    registry = discover_renderers()
+    for warning in registry.warnings:
+        err.print(Text(f"quizbank: warning: {warning}", style="yellow"))
+    return registry
+
+
+def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
+    registry = _registry(err)
+    request = BuildRequest(
+        paths=args.paths or [DEFAULT_CONTENT],
+        out_dir=args.output,
+        formats=args.formats,
+        languages=args.languages,
+        options=args.options,
+        strict=args.strict,
+        use_cache=not args.no_cache,
+        jobs=args.jobs,
+    )
+    show_progress = out.is_terminal
+    progress = Progress(
+        TextColumn("building"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=out,
+        transient=True,
+    )
+    with progress if show_progress else nullcontext():
+        task = progress.add_task("build", total=None)
+        result = build(request, registry, on_quiz=lambda: progress.advance(task))
+    if result.report.has_errors:
+        _print_report(result.report, out)
+        out.print(Text(f"nothing was written to {args.output}", style="bold red"))
+        return 1
+    for diagnostic in result.report:
+        out.print(_diagnostic_text(diagnostic))
+    reused = f" ({result.reused} unchanged)" if result.reused else ""
+    out.print(
+        f"wrote {_count(result.written, 'file')}{reused} for {_count(result.quizzes, 'quiz')} "
+        f"in {_count(result.languages, 'language')} in {result.seconds:.1f} s"
+    )
+    return 0
+
+
+def _formats(out: Console, err: Console) -> int:
+    registry = _registry(err)
+    for entry in registry.renderers.values():
+        out.print(
+            Text.assemble((entry.name, "bold"), f"  {entry.cls.description}  [{entry.origin}]")
+        )
+        for name, info in entry.cls.Options.model_fields.items():
+            default = json.dumps(info.default) if not info.is_required() else "required"
+            out.print(f"    -O {name}=…  {info.description or ''} (default: {default})")
+    return 0
+
+
+def _count(count: int, noun: str) -> str:
+    plural = "quizzes" if noun == "quiz" else f"{noun}s"
+    return f"{count} {noun if count == 1 else plural}"

@@ -1,0 +1,66 @@
+"""Shared fixtures: a copy of the bundled content to break, and the command line run in-process."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from quizbank.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+CONTENT = REPO / "content"
+QUIZ = "checkpoint-sharding"
+
+
+@dataclass
+class Run:
+    """The outcome of one command: exit code and what it printed."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+
+@pytest.fixture
+def bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of content/ in a temporary working folder; paths print relative to it."""
+    shutil.copytree(CONTENT, tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "content"
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
+    """Run `quizbank ARGS...` in this process and capture its output."""
+
+    def run(*args: str) -> Run:
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace text in a file and return the 1-based line where the first change starts."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def line_of(path: Path, needle: str, start: int = 1) -> int:
+    """The 1-based number of the first line at or after `start` that contains `needle`."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if number >= start and needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
