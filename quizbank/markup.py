@@ -83,9 +83,8 @@ _PARSERS = {False: _parser(False), True: _parser(True)}
 def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
     """Markdown source to safe HTML; `inline` drops the paragraph around a one-line text."""
     md = _PARSERS[is_rtl(lang)]
-    if inline:
-        return md.renderInline(text).strip()
-    return md.render(text).strip()
+    html: str = md.renderInline(text) if inline else md.render(text)
+    return html.strip()
 
 
 def to_plain(text: str) -> str:

@@ -172,7 +172,10 @@ def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
     else:
         problem = f"YAML syntax error: {problem}"
         if exc.context:
-            problem += f" ({exc.context})"
+            problem += f" {exc.context}"
+        start = exc.context_mark
+        if start is not None and mark is not None and start.line != mark.line:
+            problem += f" that starts on line {start.line + 1}"
     return YamlError(problem, _position(mark) if mark else Position())
 
 

@@ -1,0 +1,76 @@
+"""Interface strings and number formatting for the pages quizbank generates.
+
+The strings live in gettext catalogs managed with Babel (domain `quizbank`, in
+`quizbank/locale/<lang>/LC_MESSAGES/`); see babel.cfg for extraction. The content itself is never
+translated here: each language has its own YAML file.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from babel.numbers import format_decimal, format_percent
+from babel.support import Translations
+
+from quizbank.locales import locale_for
+from quizbank.model import Level
+
+DOMAIN = "quizbank"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it yet (gettext's `N_` convention)."""
+    return message
+
+
+LEVEL_NAMES: Mapping[Level, str] = {
+    Level.BEGINNER: N_("Beginner"),
+    Level.INTERMEDIATE: N_("Intermediate"),
+    Level.ADVANCED: N_("Advanced"),
+}
+
+# Headings other renderers share (the Markdown export's answer-key section, say): declared here
+# so that every catalog carries them even before a renderer uses them.
+ANSWER_KEY = N_("Answer key")
+ANSWER = N_("Answer")
+QUESTIONS = N_("Questions")
+
+
+def _gettext_locale(lang: str) -> str:
+    """`ur-PK` (BCP 47) to `ur_PK` (gettext); gettext falls back from `ur_PK` to `ur` itself."""
+    return lang.replace("-", "_")
+
+
+@lru_cache(maxsize=32)
+def translations_for(lang: str) -> gettext.NullTranslations:
+    """The catalog of `lang`; a pass-through catalog (English strings) for a language without one."""
+    return Translations.load(dirname=LOCALE_DIR, locales=[_gettext_locale(lang)], domain=DOMAIN)
+
+
+def gettext_for(lang: str) -> Callable[[str], str]:
+    """A `gettext` function for `lang`, for renderers that need a few interface strings."""
+    return translations_for(lang).gettext
+
+
+def ngettext_for(lang: str) -> Callable[[str, str, int], str]:
+    """An `ngettext` function for `lang`: `ngettext("%(n)s question", "%(n)s questions", n)`."""
+    return translations_for(lang).ngettext
+
+
+def level_name(level: Level, lang: str) -> str:
+    """The name of a level in `lang`, e.g. `درمیانہ` for intermediate in Urdu."""
+    return gettext_for(lang)(LEVEL_NAMES[level])
+
+
+def format_number(number: int | float, lang: str) -> str:
+    """A number as `lang` writes it (grouping, decimal sign, digits), through Babel."""
+    return format_decimal(number, locale=locale_for(lang))
+
+
+def format_fraction_percent(fraction: float, lang: str) -> str:
+    """A fraction as a whole percentage in `lang`'s format, e.g. 0.75 to `75%`."""
+    return format_percent(fraction, locale=locale_for(lang))

@@ -1,0 +1,87 @@
+"""The command line's contract: exit codes, output forms, the schema, `python -m quizbank`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import jsonschema
+import yaml
+from conftest import CONTENT, QUIZ, REPO, Run, edit
+
+from quizbank.schema import authoring_schema_text
+
+
+def test_json_diagnostics_for_editors_and_ci(bank: Path, cli: Callable[..., Run]) -> None:
+    line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
+    run = cli("validate", "--format", "json")
+    assert run.code == 1
+    payload = json.loads(run.out)
+    assert payload["errors"] == 1 and payload["warnings"] == 0 and payload["files"] == 2
+    assert payload["diagnostics"] == [
+        {
+            "path": f"content/en/{QUIZ}.yaml",
+            "line": line,
+            "column": 13,
+            "severity": "error",
+            "field": "questions[0].answer",
+            "message": "'e' is not one of the options a, b, c, d",
+        }
+    ]
+
+
+def test_missing_path_is_a_usage_error(bank: Path, cli: Callable[..., Run]) -> None:
+    run = cli("validate", "nowhere")
+    assert run.code == 2
+    assert run.err.strip() == "quizbank: usage error: no such file or folder: nowhere"
+
+
+def test_unknown_command_is_a_usage_error(cli: Callable[..., Run]) -> None:
+    try:
+        cli("frobnicate")
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("argparse should exit with 2")
+
+
+def test_python_dash_m_works_and_prints_no_colour_into_a_pipe(bank: Path) -> None:
+    edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbank", "validate"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert "\x1b[" not in done.stdout
+    assert done.stdout.splitlines()[-1] == "1 error, 0 warnings in 2 files"
+
+
+def test_schema_command_matches_the_committed_schema(cli: Callable[..., Run]) -> None:
+    run = cli("schema")
+    assert run.code == 0
+    committed = (REPO / "schema" / "quiz.schema.json").read_text(encoding="utf-8")
+    assert run.out == committed == authoring_schema_text()
+    assert json.loads(run.out)["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_every_content_file_points_editors_at_the_schema_and_passes_it() -> None:
+    schema = json.loads((REPO / "schema" / "quiz.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    files = sorted(CONTENT.glob("*/*.yaml"))
+    assert files
+    for path in files:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../../schema/quiz.schema.json"
+        assert (path.parent / "../../schema/quiz.schema.json").resolve().is_file()
+        validator.validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def test_schema_rejects_what_the_validator_rejects() -> None:
+    schema = json.loads((REPO / "schema" / "quiz.schema.json").read_text(encoding="utf-8"))
+    quiz = yaml.safe_load((CONTENT / "en" / f"{QUIZ}.yaml").read_text(encoding="utf-8"))
+    quiz["questions"][0]["explanaton"] = quiz["questions"][0].pop("explanation")
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(quiz))
+    assert errors, "an editor must flag a misspelt key too"

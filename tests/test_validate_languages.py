@@ -1,0 +1,106 @@
+"""Rules across languages: same questions, order, types, option ids and answer key everywhere."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import QUIZ, Run, edit, line_of
+
+UR = f"content/ur/{QUIZ}.yaml"
+EN = f"content/en/{QUIZ}.yaml"
+
+
+def errors(run: Run) -> list[str]:
+    return [line for line in run.lines if ": error: " in line]
+
+
+def _question_block(path: Path, question_id: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    match = re.search(rf"  - id: {question_id}\n(?:(?!  - id: ).*\n)*", text)
+    assert match, question_id
+    return match.group()
+
+
+def test_answer_keys_differ(bank: Path, cli: Callable[..., Run]) -> None:
+    line = edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
+    run = cli("validate")
+    assert errors(run) == [
+        f"{UR}:{line}:13: error: questions[0].answer: the answer is 'a' here but 'd' in {EN}"
+    ]
+
+
+def test_question_missing_in_one_language(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "ur" / f"{QUIZ}.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(_question_block(path, "index-file"), ""), encoding="utf-8")
+    run = cli("validate")
+    assert errors(run) == [
+        f"{UR}:8:1: error: questions: question 'index-file' is missing: it is questions[4] in {EN}"
+    ]
+
+
+def test_extra_question_in_one_language(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "ur" / f"{QUIZ}.yaml"
+    block = _question_block(path, "why-shard")
+    path.write_text(
+        path.read_text(encoding="utf-8") + "\n" + block.replace("id: why-shard", "id: bonus"),
+        encoding="utf-8",
+    )
+    run = cli("validate")
+    line = line_of(path, "- id: bonus")
+    assert errors(run) == [
+        f"{UR}:{line}:9: error: questions[8].id: question 'bonus' is not in {EN}: "
+        "every language asks the same questions"
+    ]
+
+
+def test_reordered_questions(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "ur" / f"{QUIZ}.yaml"
+    first, second = _question_block(path, "why-shard"), _question_block(path, "resume-state")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(first + second, second + first), encoding="utf-8")
+    run = cli("validate")
+    assert errors(run) == [
+        f"{UR}:9:9: error: questions[0].id: questions are in another order than in {EN}: "
+        "expected 'why-shard' here, found 'resume-state'"
+    ]
+
+
+def test_option_ids_differ(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "ur" / f"{QUIZ}.yaml"
+    edit(path, "      - id: c\n", "      - id: e\n")
+    run = cli("validate")
+    assert errors(run) == [
+        f"{UR}:12:5: error: questions[0].options: the option ids are a, b, e, d here but "
+        f"a, b, c, d in {EN}: keep the same options in the same order"
+    ]
+
+
+def test_question_type_differs(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "ur" / f"{QUIZ}.yaml"
+    line = edit(path, "type: single_choice\n", "type: multiple_choice\n")
+    edit(path, "answer: d\n", "answer: [d]\n")
+    run = cli("validate")
+    assert errors(run) == [
+        f"{UR}:{line}:11: error: questions[0].type: the type is 'multiple_choice' here but "
+        f"'single_choice' in {EN}"
+    ]
+
+
+def test_quiz_missing_in_a_language_warns_and_strict_fails(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    (bank / "ur" / "extra.yaml").write_text(
+        (bank / "ur" / f"{QUIZ}.yaml").read_text(encoding="utf-8").replace(f"id: {QUIZ}", "id: extra"),
+        encoding="utf-8",
+    )
+    run = cli("validate")
+    assert run.code == 0
+    warning = "content/ur/extra.yaml:2:1: warning: quiz 'extra' has no 'en' version (en/extra.yaml)"
+    assert warning in run.lines
+    assert run.lines[-1] == "0 errors, 1 warning in 3 files"
+    strict = cli("validate", "--strict")
+    assert strict.code == 1
+    assert warning.replace("warning", "error", 1) in strict.lines
