@@ -1,0 +1,103 @@
+"""Renderers are plug-ins: found through entry points, broken ones reported, clashes refused."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import QUIZ, REPO
+
+from quizbank.errors import RendererError
+from quizbank.registry import discover_renderers
+
+PLUGIN = Path(__file__).parent / "plugin"
+
+
+@dataclass
+class _Dist:
+    name: str
+    version: str = "1.0"
+
+
+@dataclass
+class _EntryPoint:
+    """Stands in for importlib.metadata.EntryPoint, so no package needs installing."""
+
+    name: str
+    value: str
+    dist: _Dist
+
+    def load(self) -> Any:
+        module, _, attr = self.value.partition(":")
+        return getattr(__import__(module, fromlist=[attr]), attr)
+
+
+def test_builtin_renderers_are_registered_through_entry_points() -> None:
+    registry = discover_renderers()
+    for name in ("html", "markdown", "moodle", "json"):
+        entry = registry.get(name)
+        assert entry.distribution == "quizbank"
+        assert entry.cls.__module__.startswith("quizbank_renderers.")
+
+
+def test_a_plugin_that_fails_to_import_is_a_warning_not_a_crash() -> None:
+    points = [
+        _EntryPoint("broken", "quizbank_no_such_module:Renderer", _Dist("quizbank-broken")),
+        _EntryPoint("notarenderer", "json:dumps", _Dist("quizbank-odd")),
+    ]
+    registry = discover_renderers(points)  # type: ignore[arg-type]
+    assert dict(registry.renderers) == {}
+    assert registry.warnings == (
+        "renderer 'broken' from quizbank-broken could not be loaded: ModuleNotFoundError: "
+        "No module named 'quizbank_no_such_module'",
+        "renderer 'notarenderer' from quizbank-odd is not a quizbank Renderer (json:dumps)",
+    )
+
+
+def test_a_name_taken_twice_names_both_distributions() -> None:
+    value = "quizbank_renderers.json:JsonRenderer"
+    points = [_EntryPoint("json", value, _Dist("quizbank")), _EntryPoint("json", value, _Dist("rival"))]
+    with pytest.raises(RendererError, match="'json' is taken twice: by quizbank and by rival"):
+        discover_renderers(points)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Install the test plug-in package for real (pip, entry points and all) into a folder."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--target", str(target), str(PLUGIN)],
+        check=True,
+    )
+    return {**os.environ, "PYTHONPATH": str(target)}
+
+
+def test_installed_plugin_is_listed_by_formats(installed_plugin: dict[str, str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbank", "formats"],
+        capture_output=True, text=True, env=installed_plugin, check=True,
+    )
+    assert "plaintext  Quizzes as plain text (a test plug-in)  [quizbank-plaintext 1.0.0]" in done.stdout
+    assert "-O key=…  append the answer key (default: true)" in done.stdout
+    for name in ("html", "markdown", "moodle", "json"):
+        assert f"{name}  " in done.stdout
+
+
+def test_installed_plugin_builds(installed_plugin: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbank", "build", str(REPO / "content"), "-f", "plaintext",
+         "-O", "key=false", "-o", str(out)],
+        capture_output=True, text=True, env=installed_plugin, check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("wrote 2 files for 1 quiz in 2 languages in ")
+    text = (out / "plaintext" / "en" / f"{QUIZ}.txt").read_text(encoding="utf-8")
+    assert text.startswith("Checkpoint sharding and resumable training\n\n1. Why are large")
+    assert "key:" not in text
