@@ -227,7 +227,7 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
 
 
 def _prune(job: _Job, outcomes: list[QuizOutcome], written: set[str]) -> None:
-    """Delete files an earlier build wrote for this run's formats that this build no longer makes."""
+    """Delete what an earlier build wrote for this run's formats and this build no longer makes."""
     kept = written | {str(p) for o in outcomes for ps in o.reused.values() for p in ps}
     formats = {active.name for active in job.renderers}
     for recorded in list(job.cache.stamps):

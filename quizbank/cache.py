@@ -88,7 +88,9 @@ class BuildCache:
     def stamp(self, out_dir: Path, paths: Iterable[PurePosixPath]) -> None:
         """Remember the size and modification time of files just written."""
         for path in paths:
-            self.stamps[str(path)] = file_stamp(out_dir / path)
+            stamp = file_stamp(out_dir / path)
+            if stamp is not None:
+                self.stamps[str(path)] = stamp
 
 
 def file_stamp(path: Path) -> list[int] | None:

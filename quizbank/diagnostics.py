@@ -1,4 +1,4 @@
-"""Diagnostics: one authoring problem, located at path:line:column, and a run's collection of them."""
+"""Diagnostics: one authoring problem at path:line:column, and a run's collection of them."""
 
 from __future__ import annotations
 

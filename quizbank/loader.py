@@ -110,21 +110,31 @@ def _report_schema_error(loaded: LoadedQuiz, data: Any, error: ErrorDetails) -> 
     elif kind == "missing":
         loaded.report("this required field is missing", loc)
     else:
-        loaded.report(_schema_message(error), loc)
+        loaded.report(_schema_message(error, loc), loc)
 
 
 def _present_loc(data: Any, loc: tuple[int | str, ...], *, keep_last: bool) -> Loc:
     """Drop from pydantic's loc the parts that are not in the data (a union's tag, say)."""
     kept: list[str | int] = []
     for index, part in enumerate(loc):
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
+        child = _child_value(data, part)
+        if child is not _ABSENT:
+            data = child
         elif not (keep_last and index == len(loc) - 1):
             continue
         kept.append(part)
     return tuple(kept)
+
+
+_ABSENT = object()
+
+
+def _child_value(data: Any, part: int | str) -> Any:
+    if isinstance(data, dict):
+        return data.get(part, _ABSENT)
+    if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+        return data[part]
+    return _ABSENT
 
 
 def _unknown_key_message(key: str) -> str:
@@ -133,16 +143,21 @@ def _unknown_key_message(key: str) -> str:
     return f"{message} (did you mean {close[0]!r}?)" if close else message
 
 
-def _schema_message(error: ErrorDetails) -> str:
+def _schema_message(error: ErrorDetails, loc: Loc) -> str:
     kind, value = error["type"], error.get("input")
-    if kind in ("union_tag_invalid", "union_tag_not_found"):
-        return (
-            f"unknown question type {value.get('type') if isinstance(value, dict) else value!r}; use one of {', '.join(QUESTION_TYPES)}"
-            if kind == "union_tag_invalid"
-            else f"a question needs a `type`: one of {', '.join(QUESTION_TYPES)}"
-        )
+    types = ", ".join(QUESTION_TYPES)
+    if kind == "union_tag_invalid":
+        found = value.get("type") if isinstance(value, dict) else value
+        return f"unknown question type {found!r}; use one of {types}"
+    if kind == "union_tag_not_found":
+        return f"a question needs a `type`: one of {types}"
+    if kind == "string_pattern_mismatch" and loc and loc[-1] == "lang":
+        return f"{value!r} is not a language code such as `en`, `ur` or `pt-BR`"
     if kind == "string_pattern_mismatch":
-        return f"{value!r} is not a valid id: use lowercase letters, digits and hyphens, such as `why-shard`"
+        return (
+            f"{value!r} is not a valid id: use lowercase letters, digits and hyphens, "
+            "such as `why-shard`"
+        )
     if kind == "enum":
         expected = error.get("ctx", {}).get("expected", "")
         return f"{value!r} is not allowed here; use one of {expected}"
@@ -181,7 +196,8 @@ def _file_rules(quiz: Quiz, path: Path) -> Iterator[tuple[str, Loc]]:
         base: Loc = ("questions", q_index)
         if question.id in first_index:
             yield (
-                f"duplicate question id {question.id!r} (also questions[{first_index[question.id]}])",
+                f"duplicate question id {question.id!r} "
+                f"(also questions[{first_index[question.id]}])",
                 (*base, "id"),
             )
         first_index.setdefault(question.id, q_index)

@@ -21,7 +21,7 @@ from quizbank.diagnostics import Position
 from quizbank.paths import format_loc
 
 try:
-    from yaml.cyaml import CParser as _Parser
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml.composer import Composer
     from yaml.parser import Parser
@@ -68,16 +68,19 @@ _CoreResolver.add_implicit_resolver(
 )
 
 
-class _Composer(_Parser, _CoreResolver):  # type: ignore[misc,valid-type]
+class _Composer(_Parser, _CoreResolver):
     def __init__(self, text: str) -> None:
         _Parser.__init__(self, text)
         _CoreResolver.__init__(self)
 
 
+_START = Position()
+
+
 class YamlError(Exception):
     """A file that cannot be read as a quiz document at all; carries where and why."""
 
-    def __init__(self, message: str, position: Position = Position(), field: str = "") -> None:
+    def __init__(self, message: str, position: Position = _START, field: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.position = position
@@ -257,7 +260,8 @@ class _Constructor:
 def _tag_error(node: Node, loc: Sequence[str | int]) -> YamlError:
     tag = node.tag.replace(_TAG, "!!")
     return YamlError(
-        f"the YAML tag {tag!r} is not allowed; quiz files use plain text, numbers, lists and mappings",
+        f"the YAML tag {tag!r} is not allowed; "
+        "quiz files use plain text, numbers, lists and mappings",
         _position(node),
         format_loc(loc),
     )
