@@ -1,0 +1,225 @@
+"""Markdown export: a readable quiz for docs and repositories, the answer key in its own section.
+
+Content is Markdown and passes through as Markdown, with guards that keep untrusted text inside
+its place in the page:
+- raw HTML never goes live: each `<` outside code is written `&lt;` (in CommonMark every piece of
+  raw HTML starts with `<`; `>` and `&` stay as written, so blockquotes and entities render as
+  they do in the HTML export). The result is parsed again and, should any HTML remain, every `<`
+  is escaped, code included;
+- a code fence left open is closed at the end of its own text, so it cannot swallow the page;
+- the first paragraph of a prompt or an option sits on its numbered heading or lettered list
+  line, so a leading `#`, `1.` or `-` stays text; any further blocks follow, inside the item.
+Right-to-left languages are wrapped in `<div dir="rtl" lang="…">` with blank lines inside, so
+hosts such as GitHub still render the Markdown within.
+
+Interface strings ("Answer key", "3 questions", True/False) come from quizbank's gettext catalogs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from pydantic import Field
+
+from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
+from quizbank.locales import is_rtl
+from quizbank.model import Question, Quiz, TrueFalse
+from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
+
+# GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
+_MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_SPECIAL = re.compile(r"\\.|`+|<", re.DOTALL)
+_SAFE_AUTOLINK = re.compile(r"<(?:https?|mailto):[^\s<>]*>", re.IGNORECASE)
+_CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
+_LINK_TEXT_BRACKET = re.compile(r"(?<!\\)([\[\]])")
+_BULLETS = "-*+"
+_LINE_BLOCKS = ("heading_open", "bullet_list_open", "ordered_list_open", "blockquote_open")
+
+
+class MarkdownOptions(RendererOptions):
+    answers: bool = Field(
+        True,
+        description="Add the answer key with explanations; "
+        "-O answers=false leaves the key out: a copy for learners.",
+    )
+
+
+def _walk(tokens: list[Token]) -> list[Token]:
+    return [t for token in tokens for t in (token, *_walk(token.children or []))]
+
+
+def _escape_lt(segment: str) -> str:
+    """Write `<` as `&lt;` outside code spans and backslash escapes; keep safe autolinks."""
+    out: list[str] = []
+    pos = 0
+    while found := _SPECIAL.search(segment, pos):
+        end = found.end()
+        if found.group() == "<":
+            link = _SAFE_AUTOLINK.match(segment, found.start())
+            if not link:
+                out.append(segment[pos : found.start()] + "&lt;")
+                pos = end
+                continue
+            end = link.end()
+        elif found.group().startswith("`"):
+            ticks = re.escape(found.group())
+            closing = re.compile(f"(?<!`){ticks}(?!`)").search(segment, end)
+            end = closing.end() if closing else end
+        out.append(segment[pos:end])
+        pos = end
+    return "".join(out) + segment[pos:]
+
+
+def _close_fence(text: str) -> str:
+    """Close a top-level code fence that runs to the end of the text."""
+    top = [t for t in _MD.parse(text) if t.level == 0]
+    if not (top and top[-1].type == "fence" and top[-1].map):
+        return text
+    fence, (start, end) = top[-1].markup, top[-1].map
+    closing = re.compile(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*")
+    if any(closing.fullmatch(line) for line in text.split("\n")[start + 1 : end]):
+        return text
+    return f"{text.rstrip()}\n{fence}"
+
+
+def safe_markdown(text: str) -> str:
+    """Content Markdown as it may appear in the page: no live HTML, no open fence."""
+    text = _close_fence(text.strip("\n"))
+    code = {
+        n
+        for t in _MD.parse(text)
+        if t.type in ("fence", "code_block") and t.map
+        for n in range(*t.map)
+    }
+    out: list[str] = []
+    segment: list[str] = []  # lines of one paragraph-like run, where code spans can wrap
+    for number, line in enumerate(text.split("\n")):
+        if number in code or not line.strip():
+            out += [_escape_lt("\n".join(segment))] if segment else []
+            out.append(line)
+            segment = []
+        else:
+            segment.append(line)
+    out += [_escape_lt("\n".join(segment))] if segment else []
+    escaped = "\n".join(out)
+    if any(t.type in ("html_block", "html_inline") for t in _walk(_MD.parse(escaped))):
+        return text.replace("<", "&lt;")
+    return escaped
+
+
+def _without_hard_break(line: str) -> str:
+    trailing = len(line) - len(line.rstrip("\\"))
+    return line[:-1] if trailing % 2 else line
+
+
+def lead_and_rest(text: str) -> tuple[str, str]:
+    """Safe Markdown split into the line that leads it and the blocks after that line.
+
+    The lead is the first paragraph, joined into one line, or a first line that only Markdown
+    would read as a heading, list or quote (`# of GPUs`, `1. Which…`): on a heading or item line
+    it stays text. A text that opens with code or a table has no lead.
+    """
+    text = safe_markdown(text)
+    lines = text.split("\n")
+    first = _MD.parse(text)[:1]
+    if not (first and first[0].map and first[0].map[0] == 0):
+        return "", text
+    end = first[0].map[1]
+    one_line = not any(line.strip() for line in lines[1:end])
+    if first[0].type != "paragraph_open" and not (first[0].type in _LINE_BLOCKS and one_line):
+        return "", text
+    parts = [line.strip() for line in lines[:end] if line.strip()]
+    lead = " ".join([*map(_without_hard_break, parts[:-1]), parts[-1]])  # line breaks: spaces
+    return _CLOSING_HASHES.sub(r"\\\1", lead), "\n".join(lines[end:]).strip("\n")
+
+
+def _edge_bullet(text: str, *, last: bool) -> str:
+    top = [t for t in _MD.parse(text) if t.level == 0]
+    kind = "bullet_list_close" if last else "bullet_list_open"
+    return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
+
+
+def _item(bullet: str, label: str, text: str) -> str:
+    lead, rest = lead_and_rest(text)
+    item = f"{bullet} **{label}.** {lead}".rstrip()
+    indented = "\n".join(f"  {line}" if line.strip() else "" for line in rest.split("\n"))
+    return f"{item}\n\n{indented}" if rest else item
+
+
+Choices = Sequence[tuple[str, str]]
+
+
+def _choices(question: Question, _: Callable[[str], str]) -> Choices:
+    """(id, text) of each choice; a true/false question offers True and False."""
+    if isinstance(question, TrueFalse):
+        return [("true", _("True")), ("false", _("False"))]
+    return [(option.id, option.text) for option in question.options]
+
+
+def _letter(number: int) -> str:
+    return chr(ord("A") + number)
+
+
+def _options(
+    choices: Choices, right: Sequence[str] = (), *, before: str = "", after: str = ""
+) -> str:
+    """Lettered choices (only the right ones, if given) in a list that cannot merge with another."""
+    neighbours = {_edge_bullet(before, last=True), _edge_bullet(after, last=False)}
+    bullet = next(b for b in _BULLETS if b not in neighbours)
+    return "\n".join(
+        _item(bullet, _letter(number), text)
+        for number, (choice_id, text) in enumerate(choices)
+        if not right or choice_id in right
+    )
+
+
+def _right_letters(choices: Choices, right: Sequence[str]) -> str:
+    ids = [choice_id for choice_id, _ in choices]
+    return ", ".join(_letter(ids.index(choice_id)) for choice_id in right)
+
+
+def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
+    """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key."""
+    _, ngettext = gettext_for(quiz.lang), ngettext_for(quiz.lang)
+    count = len(quiz.questions)
+    questions = ngettext("%(number)s question", "%(number)s questions", count) % {
+        "number": format_number(count, quiz.lang)
+    }
+    blocks = [f"# {lead_and_rest(quiz.title)[0]}", safe_markdown(quiz.description)]
+    blocks.append(f"{level_name(quiz.level, quiz.lang)} · {questions}")
+    if quiz.guide:
+        guide = _LINK_TEXT_BRACKET.sub(r"\\\1", lead_and_rest(quiz.guide.title)[0])
+        url = str(quiz.guide.url).replace("(", "%28").replace(")", "%29")
+        blocks.append(_("Guide: %(link)s") % {"link": f"[{guide}]({url})"})
+    choices = [_choices(question, _) for question in quiz.questions]
+    for number, question in enumerate(quiz.questions, 1):
+        lead, rest = lead_and_rest(question.prompt)
+        blocks += [f"## {number}. {lead}".rstrip(), rest]
+        if question.type == "multiple_choice":
+            blocks.append("*" + _("Choose all that apply.") + "*")
+        blocks.append(_options(choices[number - 1], before=rest))
+    if answers:
+        blocks.append("## " + _("Answer key"))
+        for number, question in enumerate(quiz.questions, 1):
+            explanation = safe_markdown(question.explanation)
+            right = question.answer_ids
+            blocks.append(f"### {number}. {_right_letters(choices[number - 1], right)}")
+            blocks.append(_options(choices[number - 1], right, after=explanation))
+            blocks.append(explanation)
+    body = "\n\n".join(block for block in blocks if block)
+    if is_rtl(quiz.lang):
+        body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'
+    return body + "\n"
+
+
+class MarkdownRenderer(Renderer[MarkdownOptions]):
+    name = "markdown"
+    description = "A readable Markdown quiz with an answer key, for docs and repositories."
+    extension = "md"
+    Options = MarkdownOptions
+
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        return render_markdown(quiz[lang], answers=self.options.answers)
