@@ -61,7 +61,10 @@ def test_a_plugin_that_fails_to_import_is_a_warning_not_a_crash() -> None:
 
 def test_a_name_taken_twice_names_both_distributions() -> None:
     value = "quizbank_renderers.json:JsonRenderer"
-    points = [_EntryPoint("json", value, _Dist("quizbank")), _EntryPoint("json", value, _Dist("rival"))]
+    points = [
+        _EntryPoint("json", value, _Dist("quizbank")),
+        _EntryPoint("json", value, _Dist("rival")),
+    ]
     with pytest.raises(RendererError, match="'json' is taken twice: by quizbank and by rival"):
         discover_renderers(points)  # type: ignore[arg-type]
 
@@ -71,8 +74,18 @@ def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]
     """Install the test plug-in package for real (pip, entry points and all) into a folder."""
     target = tmp_path_factory.mktemp("site")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--target", str(target), str(PLUGIN)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(PLUGIN),
+        ],
         check=True,
     )
     return {**os.environ, "PYTHONPATH": str(target)}
@@ -81,9 +94,15 @@ def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]
 def test_installed_plugin_is_listed_by_formats(installed_plugin: dict[str, str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "quizbank", "formats"],
-        capture_output=True, text=True, env=installed_plugin, check=True,
+        capture_output=True,
+        text=True,
+        env=installed_plugin,
+        check=True,
     )
-    assert "plaintext  Quizzes as plain text (a test plug-in)  [quizbank-plaintext 1.0.0]" in done.stdout
+    assert (
+        "plaintext  Quizzes as plain text (a test plug-in)  [quizbank-plaintext 1.0.0]"
+        in done.stdout
+    )
     assert "-O key=…  append the answer key (default: true)" in done.stdout
     for name in ("html", "markdown", "moodle", "json"):
         assert f"{name}  " in done.stdout
@@ -92,9 +111,23 @@ def test_installed_plugin_is_listed_by_formats(installed_plugin: dict[str, str])
 def test_installed_plugin_builds(installed_plugin: dict[str, str], tmp_path: Path) -> None:
     out = tmp_path / "dist"
     done = subprocess.run(
-        [sys.executable, "-m", "quizbank", "build", str(REPO / "content"), "-f", "plaintext",
-         "-O", "key=false", "-o", str(out)],
-        capture_output=True, text=True, env=installed_plugin, check=False,
+        [
+            sys.executable,
+            "-m",
+            "quizbank",
+            "build",
+            str(REPO / "content"),
+            "-f",
+            "plaintext",
+            "-O",
+            "key=false",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=installed_plugin,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("wrote 2 files for 1 quiz in 2 languages in ")

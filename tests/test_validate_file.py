@@ -34,7 +34,11 @@ def test_unknown_key_is_named_with_a_suggestion(bank: Path, cli: Callable[..., R
 
 
 def test_duplicate_key_names_both_lines(bank: Path, cli: Callable[..., Run]) -> None:
-    edit(bank / "en" / f"{QUIZ}.yaml", "level: intermediate\n", "level: intermediate\nlevel: advanced\n")
+    edit(
+        bank / "en" / f"{QUIZ}.yaml",
+        "level: intermediate\n",
+        "level: intermediate\nlevel: advanced\n",
+    )
     run = cli("validate")
     assert errors(run) == [
         f"{EN}:7:1: error: level: duplicate key 'level' (first given on line 6); "
@@ -77,7 +81,10 @@ def test_duplicate_question_id(bank: Path, cli: Callable[..., Run]) -> None:
     path = bank / "en" / f"{QUIZ}.yaml"
     line = edit(path, "- id: resume-state", "- id: why-shard")
     run = cli("validate")
-    assert f"{EN}:{line}:9: error: questions[1].id: duplicate question id 'why-shard' (also questions[0])" in errors(run)
+    assert (
+        f"{EN}:{line}:9: error: questions[1].id: duplicate question id 'why-shard' (also questions[0])"
+        in errors(run)
+    )
 
 
 def test_duplicate_option_id(bank: Path, cli: Callable[..., Run]) -> None:
@@ -100,7 +107,10 @@ def test_id_must_equal_file_name(bank: Path, cli: Callable[..., Run]) -> None:
 def test_lang_must_equal_folder(bank: Path, cli: Callable[..., Run]) -> None:
     edit(bank / "ur" / f"{QUIZ}.yaml", "lang: ur", "lang: en")
     run = cli("validate")
-    assert f"{UR}:3:7: error: lang: the language 'en' must equal the folder name 'ur': move the file to content/en/ or change `lang`" in errors(run)
+    assert (
+        f"{UR}:3:7: error: lang: the language 'en' must equal the folder name 'ur': move the file to content/en/ or change `lang`"
+        in errors(run)
+    )
 
 
 def test_urdu_left_in_english(bank: Path, cli: Callable[..., Run]) -> None:
@@ -117,7 +127,11 @@ def test_urdu_left_in_english(bank: Path, cli: Callable[..., Run]) -> None:
 
 
 def test_a_name_alone_in_urdu_is_not_untranslated(bank: Path, cli: Callable[..., Run]) -> None:
-    edit(bank / "ur" / f"{QUIZ}.yaml", "text: چھوٹے ان پٹ پر ماڈل کی تربیت تیز کرنے کے لیے", "text: '`torch.save()`'")
+    edit(
+        bank / "ur" / f"{QUIZ}.yaml",
+        "text: چھوٹے ان پٹ پر ماڈل کی تربیت تیز کرنے کے لیے",
+        "text: '`torch.save()`'",
+    )
     assert cli("validate").code == 0
 
 
@@ -155,7 +169,9 @@ def test_yes_and_no_stay_text_in_the_core_schema(bank: Path, cli: Callable[..., 
     ]
 
 
-def test_all_problems_are_reported_sorted_with_a_summary(bank: Path, cli: Callable[..., Run]) -> None:
+def test_all_problems_are_reported_sorted_with_a_summary(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
     edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: x")
     edit(bank / "en" / f"{QUIZ}.yaml", "answer: b", "answer: y")
     edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: z")

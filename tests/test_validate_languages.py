@@ -93,7 +93,9 @@ def test_quiz_missing_in_a_language_warns_and_strict_fails(
     bank: Path, cli: Callable[..., Run]
 ) -> None:
     (bank / "ur" / "extra.yaml").write_text(
-        (bank / "ur" / f"{QUIZ}.yaml").read_text(encoding="utf-8").replace(f"id: {QUIZ}", "id: extra"),
+        (bank / "ur" / f"{QUIZ}.yaml")
+        .read_text(encoding="utf-8")
+        .replace(f"id: {QUIZ}", "id: extra"),
         encoding="utf-8",
     )
     run = cli("validate")

@@ -18,21 +18,41 @@ FIXTURES = Path(__file__).parent / "fixtures" / "broken"
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("syntax.yaml", "syntax.yaml:5:1: error: YAML syntax error: found unexpected end of stream "
-         "while scanning a quoted scalar that starts on line 3"),
-        ("latin1.yaml", "latin1.yaml:3:12: error: the file is not UTF-8 (byte 0xe9 cannot be "
-         "decoded); save it as UTF-8 in your editor"),
-        ("empty.yaml", "empty.yaml:1:1: error: the file is empty; a quiz starts with `id:`, "
-         "`lang:` and `title:`"),
-        ("top-level-list.yaml", "top-level-list.yaml:1:1: error: a quiz file is a mapping of keys "
-         "(id, lang, title, ...), but this is a list"),
-        ("python-tag.yaml", "python-tag.yaml:3:8: error: title: the YAML tag "
-         "'!!python/object/apply:os.system' is not allowed; quiz files use plain text, numbers, "
-         "lists and mappings"),
-        ("alias-bomb.yaml", "alias-bomb.yaml:3:4: error: b[0]: YAML anchors and aliases "
-         "(`&name`, `*name`) are not allowed; write the value out"),
-        ("deep.yaml", "deep.yaml:3:1007: error: the document is nested too deeply (at most 32 "
-         "levels)"),
+        (
+            "syntax.yaml",
+            "syntax.yaml:5:1: error: YAML syntax error: found unexpected end of stream "
+            "while scanning a quoted scalar that starts on line 3",
+        ),
+        (
+            "latin1.yaml",
+            "latin1.yaml:3:12: error: the file is not UTF-8 (byte 0xe9 cannot be "
+            "decoded); save it as UTF-8 in your editor",
+        ),
+        (
+            "empty.yaml",
+            "empty.yaml:1:1: error: the file is empty; a quiz starts with `id:`, "
+            "`lang:` and `title:`",
+        ),
+        (
+            "top-level-list.yaml",
+            "top-level-list.yaml:1:1: error: a quiz file is a mapping of keys "
+            "(id, lang, title, ...), but this is a list",
+        ),
+        (
+            "python-tag.yaml",
+            "python-tag.yaml:3:8: error: title: the YAML tag "
+            "'!!python/object/apply:os.system' is not allowed; quiz files use plain text, numbers, "
+            "lists and mappings",
+        ),
+        (
+            "alias-bomb.yaml",
+            "alias-bomb.yaml:3:4: error: b[0]: YAML anchors and aliases "
+            "(`&name`, `*name`) are not allowed; write the value out",
+        ),
+        (
+            "deep.yaml",
+            "deep.yaml:3:1007: error: the document is nested too deeply (at most 32 levels)",
+        ),
     ],
 )
 def test_broken_file_gets_one_clear_error(
