@@ -47,7 +47,7 @@ def _gettext_locale(lang: str) -> str:
 
 @lru_cache(maxsize=32)
 def translations_for(lang: str) -> gettext.NullTranslations:
-    """The catalog of `lang`; a pass-through catalog (English strings) for a language without one."""
+    """The catalog of `lang`; without one, a pass-through catalog (the English strings)."""
     return Translations.load(dirname=LOCALE_DIR, locales=[_gettext_locale(lang)], domain=DOMAIN)
 
 

@@ -1,0 +1,51 @@
+"""The `html` format: a self-contained page per quiz and language, and an index of the bank.
+
+Each page carries its CSS and JavaScript inline and makes no request: a learner chooses answers,
+submits, and sees the score, the right answers, the feedback and the explanations. Without
+JavaScript the questions still show and each answer waits in a closed `<details>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import PurePosixPath
+from typing import ClassVar
+
+from pydantic import Field
+
+from quizbank.renderer import (
+    OutputFile,
+    QuizSummary,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+)
+
+from .page import index_page, quiz_page
+
+
+class HtmlOptions(RendererOptions):
+    """Options of the `html` renderer (`-O shuffle=true`)."""
+
+    shuffle: bool = Field(
+        False,
+        description="Shuffle the options of every question on each attempt, in the browser.",
+    )
+
+
+class HtmlRenderer(Renderer[HtmlOptions]):
+    """Interactive self-check pages: `<lang>/<quiz-id>.html` and `index.html`."""
+
+    name: ClassVar[str] = "html"
+    description: ClassVar[str] = "self-contained interactive quiz pages, and an index"
+    extension: ClassVar[str] = "html"
+    Options: ClassVar[type[RendererOptions]] = HtmlOptions
+
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        return quiz_page(quiz, lang, shuffle=self.options.shuffle)
+
+    def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
+        yield OutputFile(PurePosixPath("index.html"), index_page(summaries).encode("utf-8"))
+
+
+__all__ = ["HtmlOptions", "HtmlRenderer"]
