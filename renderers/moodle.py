@@ -32,7 +32,7 @@ POSITIVE_GRADES = (100.0, 90.0, 83.33333, 80.0, 75.0, 70.0, 66.66667, 60.0, 50.0
 # match_grade_options() accepts a fraction within 0.00001 of a listed one: 0.001 in percent.
 TOLERANCE = 0.001
 IDNUMBER_MAX = 100  # question_bank_entries.idnumber and question_categories.idnumber: char(100)
-NAME_MAX = 80  # qformat_default::create_default_question_name() shortens to 80 characters
+NAME_MAX = 80  # question.name holds 255; a short name reads better in the question bank
 
 T = TypeVar("T")
 Versions = Sequence[tuple[str, T]]  # the same item in each language, reference language first
@@ -113,7 +113,8 @@ def _category_name(name: str) -> str:
 
 
 def _question_name(question: Question) -> str:
-    text = " ".join(to_plain(question.prompt).split())
+    # Moodle cleans names with PARAM_TEXT, which strips anything that looks like a tag.
+    text = " ".join(to_plain(question.prompt).split()).replace("<", "‹").replace(">", "›")
     if len(text) > NAME_MAX:
         text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
     return text or question.id
@@ -174,9 +175,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
     Options = MoodleOptions
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
-        return self._document(
-            quiz.quiz_id, [(lang, quiz[lang])], lang, _idnumber(quiz.quiz_id, lang)
-        )
+        return self._document(quiz.quiz_id, [(lang, quiz[lang])], lang)
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         """The file of each language, and the multilang file when asked for and bilingual."""
@@ -187,18 +186,23 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         first = reference_language(dict.fromkeys(langs))
         langs = [first, *(lang for lang in langs if lang != first)]
         text = self._document(
-            quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], ", ".join(langs), quiz.quiz_id
+            quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], ", ".join(langs)
         )
         path = PurePosixPath("multilang", f"{quiz.quiz_id}.{self.extension}")
         yield OutputFile(path, text.encode("utf-8"))
 
-    def _document(self, quiz_id: str, versions: Versions[Quiz], label: str, idnumber: str) -> str:
+    def _document(self, quiz_id: str, versions: Versions[Quiz], label: str) -> str:
+        """A category named after the quiz, then its questions.
+
+        The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
+        otherwise create a second category with the same idnumber, which aborts the import.
+        """
         root = etree.Element("quiz")
         category = _sub(root, "question", type="category")
-        title = f"{to_plain(versions[0][1].title)} ({label})"
+        plain_title = to_plain(versions[0][1].title).replace("<", "‹").replace(">", "›")
+        title = f"{plain_title} ({label})"
         _sub(_sub(category, "category"), "text", f"$course$/top/{_category_name(title)}")
         _html_field(category, "info", _html(versions, lambda quiz: quiz.description))
-        _sub(category, "idnumber", idnumber)
         for question in versions[0][1].questions:
             same = [
                 (lang, q) for lang, quiz in versions if (q := _find(quiz.questions, question.id))
