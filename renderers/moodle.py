@@ -112,9 +112,17 @@ def _category_name(name: str) -> str:
     return escaped
 
 
+# Moodle cleans names with PARAM_TEXT (strip_tags): `List<String>` would lose `<String>`.
+_ANGLE_QUOTES = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
+def _untagged(text: str) -> str:
+    """Plain text with `<` and `>` as single angle quotes, so no part looks like a tag."""
+    return text.translate(_ANGLE_QUOTES)
+
+
 def _question_name(question: Question) -> str:
-    # Moodle cleans names with PARAM_TEXT, which strips anything that looks like a tag.
-    text = " ".join(to_plain(question.prompt).split()).replace("<", "‹").replace(">", "›")
+    text = _untagged(" ".join(to_plain(question.prompt).split()))
     if len(text) > NAME_MAX:
         text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
     return text or question.id
@@ -199,8 +207,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         """
         root = etree.Element("quiz")
         category = _sub(root, "question", type="category")
-        plain_title = to_plain(versions[0][1].title).replace("<", "‹").replace(">", "›")
-        title = f"{plain_title} ({label})"
+        title = f"{_untagged(to_plain(versions[0][1].title))} ({label})"
         _sub(_sub(category, "category"), "text", f"$course$/top/{_category_name(title)}")
         _html_field(category, "info", _html(versions, lambda quiz: quiz.description))
         for question in versions[0][1].questions:
