@@ -11,11 +11,10 @@ from markupsafe import Markup
 
 from quizbank.i18n import N_, format_fraction_percent, format_number, gettext_for
 from quizbank.locales import direction, language_name
-from quizbank.markup import to_html
 from quizbank.renderer import QuizSummary, QuizTranslations
 
 from .environment import asset, environment
-from .view import answer_key, question_view
+from .view import answer_key, block_html, question_view
 
 # The score line, filled in by the page's script.
 # Translators: the learner's score after submitting, e.g. "Your score: 6 of 8 (75%)". Move the
@@ -79,7 +78,7 @@ def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
         .get_template("quiz.html")
         .render(
             quiz=content,
-            description=Markup(to_html(content.description, lang)),  # escaped by to_html
+            description=block_html(content.description, lang),
             questions=questions,
             total=len(questions),
             others=others,

@@ -53,16 +53,20 @@ class QuestionView:
         return [option.id for option in self.answers]
 
 
-def _block(text: str, lang: str) -> Markup:
-    return Markup(to_html(text, lang))  # to_html escapes the author's text
+def block_html(text: str, lang: str) -> Markup:
+    """Markdown blocks as safe HTML, through the shared `to_html`."""
+    # A code block scrolls sideways inside its own box on a phone: keyboard users need to reach
+    # it to scroll it. (A literal "<pre>" in the author's text arrives escaped, as "&lt;pre&gt;".)
+    html = to_html(text, lang).replace("<pre>", '<pre tabindex="0">')
+    return Markup(html)  # to_html escapes the author's text
 
 
 def _inline(text: str, lang: str) -> Markup:
-    return Markup(to_html(text, lang, inline=True))  # already escaped by to_html
+    return Markup(to_html(text, lang, inline=True))  # escaped by to_html
 
 
 def _feedback(text: str | None, lang: str) -> Markup | None:
-    return _block(text, lang) if text else None
+    return block_html(text, lang) if text else None
 
 
 def _is_one_paragraph(html: str) -> bool:
@@ -100,9 +104,9 @@ def question_view(
         number=number,
         input_type="checkbox" if isinstance(question, MultipleChoice) else "radio",
         prompt_inline=_inline(question.prompt, lang) if one_paragraph else None,
-        prompt_block=None if one_paragraph else Markup(prompt),  # already escaped by to_html
+        prompt_block=None if one_paragraph else block_html(question.prompt, lang),
         options=tuple(_options(question, lang, gettext)),
-        explanation=_block(question.explanation, lang),
+        explanation=block_html(question.explanation, lang),
     )
 
 
