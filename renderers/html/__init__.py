@@ -37,7 +37,9 @@ class HtmlRenderer(Renderer[HtmlOptions]):
     """Interactive self-check pages: `<lang>/<quiz-id>.html` and `index.html`."""
 
     name: ClassVar[str] = "html"
-    description: ClassVar[str] = "self-contained interactive quiz pages, and an index"
+    description: ClassVar[str] = (
+        "Self-contained interactive quiz pages, one per quiz and language, and an index."
+    )
     extension: ClassVar[str] = "html"
     Options: ClassVar[type[RendererOptions]] = HtmlOptions
 

@@ -25,7 +25,7 @@ INDEX_LANG = "en"  # the language of the index page's own headings; each section
 
 @dataclass(frozen=True)
 class LanguageLink:
-    """A link to the same quiz (or the index's section) in another language."""
+    """A link to the same quiz in another language, named in that language."""
 
     lang: str
     href: str
