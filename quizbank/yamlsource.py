@@ -7,6 +7,7 @@ nesting. The nodes are kept so that any later error can be located at a line and
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (
     f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null")
 )
-_SEQ, _MAP = f"{_TAG}seq", f"{_TAG}map"
+_SEQ, _MAP, _MERGE = f"{_TAG}seq", f"{_TAG}map", f"{_TAG}merge"
 
 
 class _CoreResolver(BaseResolver):
@@ -68,10 +69,35 @@ _CoreResolver.add_implicit_resolver(
 )
 
 
+# The implicit resolvers by the first character of a plain scalar.
+_IMPLICIT: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    first: tuple(resolvers)
+    for first, resolvers in _CoreResolver.yaml_implicit_resolvers.items()
+    if first is not None
+}
+
+
 class _Composer(_Parser, _CoreResolver):
     def __init__(self, text: str) -> None:
         _Parser.__init__(self, text)
         _CoreResolver.__init__(self)
+
+    def resolve(self, kind: type[Node], value: str | None, implicit: tuple[bool, bool]) -> str:
+        """The tag of an untagged node: `BaseResolver.resolve` for the core schema, without
+        path resolvers (quizbank adds none). The composer calls it for every node."""
+        if kind is ScalarNode:
+            if implicit[0] and value is not None:
+                for tag, regexp in _IMPLICIT.get(value[:1], ()):
+                    if regexp.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is SequenceNode else _MAP
+
+    # The composer calls these two around every node, for path resolvers, which quizbank does
+    # not use: C functions that ignore their arguments (two, and none) instead of Python
+    # methods save about a sixth of the time it takes to read a file.
+    descend_resolver = staticmethod(operator.is_)  # type: ignore[assignment]
+    ascend_resolver = staticmethod(tuple)  # type: ignore[assignment]
 
 
 _START = Position()
@@ -162,7 +188,7 @@ def load_document(path: Path) -> YamlDocument:
         composer.dispose()
     if root is None:
         raise YamlError("the file is empty; a quiz starts with `id:`, `lang:` and `title:`")
-    return YamlDocument(path, _Constructor().construct(root, 0, ()), root)
+    return YamlDocument(path, _Constructor().construct_document(root), root)
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
@@ -182,88 +208,124 @@ def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
     return YamlError(problem, _position(mark) if mark else Position())
 
 
+class _NodeError(Exception):
+    """A refused node, raised deep in construction; each level adds its part of the path."""
+
+    def __init__(self, message: str, node: Node) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+        self.reversed_loc: list[str | int] = []
+
+    def to_yaml_error(self) -> YamlError:
+        return YamlError(self.message, _position(self.node), format_loc(self.reversed_loc[::-1]))
+
+
 class _Constructor:
-    """Turns nodes into dicts, lists and scalars, refusing what a quiz never needs."""
+    """Turns nodes into dicts, lists and scalars, refusing what a quiz never needs.
+
+    This runs for every node of every file, so it is kept tight: the location of a node (for the
+    message) is only assembled when a node is refused, while the error unwinds.
+    """
 
     def __init__(self) -> None:
         self._seen: set[int] = set()
 
-    def construct(self, node: Node, depth: int, loc: tuple[str | int, ...]) -> Any:
-        if depth > MAX_DEPTH:
-            raise YamlError(
-                f"the document is nested too deeply (at most {MAX_DEPTH} levels)",
-                _position(node),
-                format_loc(loc),
-            )
-        if id(node) in self._seen:
-            raise YamlError(
-                "YAML anchors and aliases (`&name`, `*name`) are not allowed; write the value out",
-                _position(node),
-                format_loc(loc),
-            )
-        self._seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            return self._scalar(node, loc)
-        if isinstance(node, SequenceNode):
-            self._check_tag(node, _SEQ, loc)
-            return [self.construct(item, depth + 1, (*loc, i)) for i, item in enumerate(node.value)]
-        assert isinstance(node, MappingNode)
-        self._check_tag(node, _MAP, loc)
-        return self._mapping(node, depth, loc)
+    def construct_document(self, root: Node) -> Any:
+        try:
+            return self._construct(root, 0)
+        except _NodeError as exc:
+            raise exc.to_yaml_error() from None
 
-    def _mapping(self, node: MappingNode, depth: int, loc: tuple[str | int, ...]) -> dict[Any, Any]:
-        result: dict[Any, Any] = {}
-        first_seen: dict[Any, Position] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
-                raise YamlError(
-                    "a key must be a plain word such as `title`",
-                    _position(key_node),
-                    format_loc(loc),
-                )
-            key = self._scalar(key_node, loc)
-            if not isinstance(key, str | int):
-                raise YamlError(
-                    f"{key_node.value!r} cannot be a key", _position(key_node), format_loc(loc)
-                )
-            if key in result:
-                earlier = first_seen[key]
-                raise YamlError(
-                    f"duplicate key {key!r} (first given on line {earlier.line}); "
-                    "YAML would silently keep only the last one",
-                    _position(key_node),
-                    format_loc((*loc, key)),
-                )
-            first_seen[key] = _position(key_node)
-            result[key] = self.construct(value_node, depth + 1, (*loc, key))
+    def _construct(self, node: Node, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise _NodeError(
+                f"the document is nested too deeply (at most {MAX_DEPTH} levels)", node
+            )
+        seen = self._seen
+        if id(node) in seen:
+            raise _NodeError(
+                "YAML anchors and aliases (`&name`, `*name`) are not allowed; write the value out",
+                node,
+            )
+        seen.add(id(node))
+        kind = node.__class__
+        if kind is ScalarNode:
+            return node.value if node.tag == _STR else _scalar(node)
+        if kind is SequenceNode:
+            if node.tag != _SEQ:
+                raise _tag_error(node)
+            return self._sequence(node.value, depth + 1)
+        if kind is not MappingNode or node.tag != _MAP:
+            raise _tag_error(node)
+        return self._mapping(node.value, depth + 1)
+
+    def _sequence(self, items: list[Node], depth: int) -> list[Any]:
+        result: list[Any] = []
+        append, construct = result.append, self._construct
+        try:
+            for item in items:
+                append(construct(item, depth))
+        except _NodeError as exc:
+            exc.reversed_loc.append(len(result))  # the index of the item that failed
+            raise
         return result
 
-    def _check_tag(self, node: Node, expected: str, loc: tuple[str | int, ...]) -> None:
-        if node.tag != expected:
-            raise _tag_error(node, loc)
+    def _mapping(self, pairs: list[tuple[Node, Node]], depth: int) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        construct = self._construct
+        for key_node, value_node in pairs:
+            key = _key(key_node)
+            if key in result:
+                earlier = next(k for k, _ in pairs if _key(k) == key)
+                error = _NodeError(
+                    f"duplicate key {key!r} (first given on line {earlier.start_mark.line + 1}); "
+                    "YAML would silently keep only the last one",
+                    key_node,
+                )
+                error.reversed_loc.append(key)
+                raise error
+            try:
+                result[key] = construct(value_node, depth)
+            except _NodeError as exc:
+                exc.reversed_loc.append(key)
+                raise
+        return result
 
-    def _scalar(self, node: ScalarNode, loc: tuple[str | int, ...]) -> Any:
-        tag, value = node.tag, node.value
-        if tag == _STR:
-            return value
-        if tag == _NULL:
-            return None
-        if tag == _BOOL:
-            return value.lower() == "true"
-        if tag == _INT:
-            return _to_int(value)
-        if tag == _FLOAT:
-            return _to_float(value)
-        raise _tag_error(node, loc)
+
+def _key(node: Node) -> str | int:
+    """A mapping key: a plain scalar, a text or a whole number."""
+    if node.__class__ is ScalarNode and node.tag == _STR:
+        return node.value  # type: ignore[no-any-return]
+    if node.__class__ is not ScalarNode or node.tag == _MERGE:
+        raise _NodeError("a key must be a plain word such as `title`", node)
+    key = _scalar(node)
+    if not isinstance(key, str | int):
+        raise _NodeError(f"{node.value!r} cannot be a key", node)
+    return key
 
 
-def _tag_error(node: Node, loc: Sequence[str | int]) -> YamlError:
+def _scalar(node: Node) -> Any:
+    tag, value = node.tag, node.value
+    if tag == _STR:
+        return value
+    if tag == _NULL:
+        return None
+    if tag == _BOOL:
+        return value.lower() == "true"
+    if tag == _INT:
+        return _to_int(value)
+    if tag == _FLOAT:
+        return _to_float(value)
+    raise _tag_error(node)
+
+
+def _tag_error(node: Node) -> _NodeError:
     tag = node.tag.replace(_TAG, "!!")
-    return YamlError(
+    return _NodeError(
         f"the YAML tag {tag!r} is not allowed; "
         "quiz files use plain text, numbers, lists and mappings",
-        _position(node),
-        format_loc(loc),
+        node,
     )
 
 

@@ -1,0 +1,123 @@
+"""The benchmark's synthetic bank: valid, the size asked for, the same for a seed; and the build
+cache it measures re-renders only what changed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from quizbank.build import BuildRequest, BuildResult, build
+from quizbank.cli import main
+from quizbank.loader import load_quiz
+from quizbank.registry import Registry, discover_renderers
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from generate import LANGUAGES, edit_one_file, generate_bank, quiz_id
+
+QUIZZES, QUESTIONS = 4, 6
+FORMATS = ["json", "markdown"]  # two renderers that load; the bank-wide schema.json comes too
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    registry = discover_renderers()
+    assert set(FORMATS) <= set(registry.renderers), registry.warnings
+    return registry
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    generate_bank(root, QUIZZES, QUESTIONS, seed=7)
+    return root
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
+
+
+def test_generated_bank_validates_without_a_problem(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", str(generated)]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().endswith(f"0 errors, 0 warnings in {QUIZZES * len(LANGUAGES)} files")
+
+
+def test_generated_bank_has_every_question_in_every_language(generated: Path) -> None:
+    for lang in LANGUAGES:
+        files = sorted((generated / lang).glob("*.yaml"))
+        assert [f.stem for f in files] == [quiz_id(i) for i in range(QUIZZES)]
+        quizzes = [load_quiz(f).quiz for f in files]
+        assert all(quiz is not None for quiz in quizzes)
+        assert sum(len(q.questions) for q in quizzes if q) == QUIZZES * QUESTIONS
+        for quiz in quizzes:
+            assert quiz is not None
+            assert all(len(q.options) == 4 for q in quiz.questions if q.type != "true_false")
+
+
+def test_generated_text_has_markdown_and_urdu(generated: Path) -> None:
+    english = "".join(p.read_text(encoding="utf-8") for p in (generated / "en").glob("*.yaml"))
+    urdu = "".join(p.read_text(encoding="utf-8") for p in (generated / "ur").glob("*.yaml"))
+    assert "`" in english and "**" in english and "\n      - " in english
+    assert "چیک" in urdu and "`" in urdu
+
+
+def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path) -> None:
+    generate_bank(tmp_path / "one", 2, 3, seed=11)
+    generate_bank(tmp_path / "two", 2, 3, seed=11)
+    generate_bank(tmp_path / "three", 2, 3, seed=12)
+    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+    assert _tree(tmp_path / "one") != _tree(tmp_path / "three")
+
+
+def _build(
+    root: Path, out: Path, registry: Registry, options: list[str] | None = None, cache: bool = True
+) -> BuildResult:
+    request = BuildRequest([root], out, FORMATS, options=options or [], use_cache=cache)
+    result = build(request, registry)
+    assert not result.report.has_errors, [d.format() for d in result.report]
+    return result
+
+
+def test_rebuild_after_one_edit_renders_only_that_quiz(
+    generated: Path, tmp_path: Path, registry: Registry
+) -> None:
+    out = tmp_path / "dist"
+    per_quiz = len(FORMATS) * len(LANGUAGES)
+    first = _build(generated, out, registry)
+    assert (first.written, first.reused) == (QUIZZES * per_quiz + 1, 0)  # + json/schema.json
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+    edited = edit_one_file(generated, 2, 1)
+    again = _build(generated, out, registry)
+    assert (again.written, again.reused) == (per_quiz + 1, (QUIZZES - 1) * per_quiz)
+    changed = {p for p in out.rglob("*") if p.is_file() and before.get(p) != p.stat().st_mtime_ns}
+    assert {p.relative_to(out).as_posix() for p in changed} == {
+        ".quizbank-cache.json",
+        "json/schema.json",
+        *(
+            f"{fmt}/{lang}/{edited.stem}.{ext}"
+            for fmt, ext in (("json", "json"), ("markdown", "md"))
+            for lang in LANGUAGES
+        ),
+    }
+    assert "(edit 1)" in (out / "markdown" / "en" / f"{edited.stem}.md").read_text("utf-8")
+
+    unchanged = _build(generated, out, registry)
+    assert (unchanged.written, unchanged.reused) == (1, QUIZZES * per_quiz)
+
+
+def test_changed_option_or_no_cache_renders_everything_again(
+    generated: Path, tmp_path: Path, registry: Registry
+) -> None:
+    out = tmp_path / "dist"
+    _build(generated, out, registry)
+    per_format = QUIZZES * len(LANGUAGES)
+    compact = _build(generated, out, registry, ["json.indent=0"])
+    assert (compact.written, compact.reused) == (per_format + 1, per_format)  # json only
+    assert _build(generated, out, registry, ["json.indent=0"]).written == 1
+    everything = _build(generated, out, registry, ["json.indent=0"], cache=False)
+    assert (everything.written, everything.reused) == (2 * per_format + 1, 0)
