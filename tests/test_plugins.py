@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -73,6 +74,8 @@ def test_a_name_taken_twice_names_both_distributions() -> None:
 def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Install the test plug-in package for real (pip, entry points and all) into a folder."""
     target = tmp_path_factory.mktemp("site")
+    source = tmp_path_factory.mktemp("source") / "plugin"
+    shutil.copytree(PLUGIN, source)  # building in place would leave metadata in the repository
     subprocess.run(
         [
             sys.executable,
@@ -84,7 +87,7 @@ def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]
             "--no-build-isolation",
             "--target",
             str(target),
-            str(PLUGIN),
+            str(source),
         ],
         check=True,
     )
