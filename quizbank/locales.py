@@ -16,6 +16,7 @@ def locale_for(lang: str) -> Locale:
         return Locale.parse("en")
 
 
+@lru_cache(maxsize=64)
 def is_rtl(lang: str) -> bool:
     """True for right-to-left languages such as Urdu."""
     return locale_for(lang).text_direction == "rtl"

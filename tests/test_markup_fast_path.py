@@ -1,0 +1,113 @@
+"""`quizbank.markup`'s fast path gives, byte for byte, what markdown-it gives.
+
+Plain one-line texts with `code` spans skip markdown-it; every text here goes through both, in
+left-to-right and right-to-left languages, as blocks and inline, and as plain text.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CONTENT
+
+from quizbank import markup
+from quizbank.loader import load_quiz
+from quizbank.model import text_fields
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from generate import generate_bank
+
+PIECES = [
+    *("alpha", "Beta", "GPU", "x", "2.4", "16", "state_dict()", "model.safetensors", "a,b"),
+    *("چیک", "پوائنٹ", "تربیت", "\u06d4", "\u061f", "\u060c", "PyTorch 2.4", "CUDA-12"),
+    *(" ", " ", " ", "  ", "\t", "\xa0", "\u2003", "\n", "\n\n", "   \n", "\\\n"),
+    *("- ", "+ ", "* ", "1. ", "2) ", "1.5", "# ", "> ", "    ", "---", "===", "| a |"),
+    *("`", "``", "```", "` x `", "`  `", "`a < b`", "`*no*`", "`\\`", "` `"),
+    *("**", "*", "_", "__", "~~", "<b>", "</b>", "<", ">", "&", "&amp;", "&#65;", '"', "'"),
+    *("[a](https://example.org)", "[a](javascript:x)", "<https://example.org>", "![i](x.png)"),
+    *("\\", "\\*", "|", "!", "#", "$", "%", "^", "{", "}", "=", "@", ":", ";", "(", ")", "?"),
+    *("**bold**", "*em*", "**two words**", "(**x**)", "**x**.", "**x**b", "a**b**", "*x*:"),
+    *("***x***", "**x*", "*x**", "** x**", "**x **", "*", "**", "*`x`*", "**\u0650x**"),
+    "\x00",
+]
+
+
+def _reference_html(text: str, rtl: bool, inline: bool) -> str:
+    md = markup._PARSERS[rtl]
+    html: str = md.renderInline(text) if inline else md.render(text)
+    return html.strip()
+
+
+def _reference_plain(text: str) -> str:
+    tokens: list[Any] = markup._PARSERS[False].parseInline(text)
+    joined = "".join(
+        child.content
+        for token in tokens
+        for child in (token.children or [])
+        if child.type in ("text", "code_inline")
+    )
+    return joined.strip() or text
+
+
+def _random_texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        pieces = rng.choices(PIECES, k=rng.randint(1, 10))
+        joiner = rng.choice(["", " ", " "])
+        texts.append(joiner.join(pieces))
+    # Mostly-plain texts with code, which the fast path takes, in many shapes.
+    for _ in range(count):
+        words = rng.choices(
+            [*PIECES[:17], "`x`", "`a b`", "` c `", "`<i>`", "**b**", "*e*", "**b c**"],
+            k=rng.randint(1, 8),
+        )
+        texts.append(" ".join(words))
+    return texts
+
+
+def _check(text: str) -> bool:
+    """Compare both ways for one text; True when the fast path took it."""
+    fast = markup._plain_pieces(text) is not None
+    for lang, rtl in (("en", False), ("ur", True)):
+        for inline in (False, True):
+            assert markup.to_html(text, lang, inline=inline) == _reference_html(
+                text, rtl, inline
+            ), (text, lang, inline)
+    assert markup.to_plain(text) == _reference_plain(text), text
+    return fast
+
+
+def test_random_texts_render_as_markdown_it_renders_them() -> None:
+    texts = _random_texts(1500, seed=20261202)
+    taken = sum(_check(text) for text in texts)
+    assert taken > 1000  # the comparison means something: many texts took the fast path
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_bundled_content_renders_as_markdown_it_renders_it(lang: str) -> None:
+    quiz = load_quiz(CONTENT / lang / "checkpoint-sharding.yaml").quiz
+    assert quiz is not None
+    for _, text in text_fields(quiz):
+        _check(text)
+
+
+def test_generated_bank_renders_as_markdown_it_renders_it(tmp_path: Path) -> None:
+    for path in generate_bank(tmp_path, 2, 15, seed=3):
+        quiz = load_quiz(path).quiz
+        assert quiz is not None
+        for _, text in text_fields(quiz):
+            _check(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- item", "1. item", "10) item", "# title", "a  ", " a", "a\nb", "``a``", "`a", "a `b` `c"],
+)
+def test_what_could_be_other_markdown_takes_the_slow_path(text: str) -> None:
+    assert markup._plain_pieces(text) is None
+    _check(text)
