@@ -131,6 +131,13 @@ _EMPHASIS = {1: "em", 2: "strong"}
 Piece = tuple[str, str]
 
 
+def is_plain_paragraph(text: str) -> bool:
+    """True for one line of words, `code` spans and plain emphasis, with nothing that Markdown
+    could read as a block, raw HTML, a link, an entity or an escape: such a text is a paragraph
+    of itself, and a renderer that guards Markdown source can pass it through as it is."""
+    return _plain_pieces(text) is not None
+
+
 def _plain_pieces(text: str) -> list[Piece] | None:
     """A one-line paragraph of text, `code` spans and emphasis as markdown-it tokenises it;
     None for any other text."""

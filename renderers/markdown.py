@@ -26,6 +26,7 @@ from pydantic import Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
 from quizbank.locales import is_rtl
+from quizbank.markup import is_plain_paragraph
 from quizbank.model import Question, Quiz, TrueFalse
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
 
@@ -87,6 +88,8 @@ def _close_fence(text: str) -> str:
 
 def safe_markdown(text: str) -> str:
     """Content Markdown as it may appear in the page: no live HTML, no open fence."""
+    if is_plain_paragraph(text):
+        return text  # one line of words, code and emphasis: nothing to guard, no parse needed
     text = _close_fence(text.strip("\n"))
     code = {
         n
@@ -122,6 +125,8 @@ def lead_and_rest(text: str) -> tuple[str, str]:
     would read as a heading, list or quote (`# of GPUs`, `1. Which…`): on a heading or item line
     it stays text. A text that opens with code or a table has no lead.
     """
+    if is_plain_paragraph(text):
+        return text, ""  # a paragraph of one line is all lead
     text = safe_markdown(text)
     lines = text.split("\n")
     first = _MD.parse(text)[:1]
@@ -137,6 +142,8 @@ def lead_and_rest(text: str) -> tuple[str, str]:
 
 
 def _edge_bullet(text: str, *, last: bool) -> str:
+    if not text or is_plain_paragraph(text):
+        return ""  # no list at either edge
     top = [t for t in _MD.parse(text) if t.level == 0]
     kind = "bullet_list_close" if last else "bullet_list_open"
     return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""

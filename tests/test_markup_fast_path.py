@@ -111,3 +111,40 @@ def test_generated_bank_renders_as_markdown_it_renders_it(tmp_path: Path) -> Non
 def test_what_could_be_other_markdown_takes_the_slow_path(text: str) -> None:
     assert markup._plain_pieces(text) is None
     _check(text)
+
+
+def test_markdown_renderer_shortcut_changes_no_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Markdown renderer passes plain paragraphs through without parsing them: the same
+    result as parsing them."""
+    from quizbank_renderers import markdown as renderer
+
+    texts = [t for t in _random_texts(1000, seed=7) if markup.is_plain_paragraph(t)]
+    texts += ["", "a", "`<b>`", "**x** `y`"]
+    assert len(texts) > 500
+
+    def outputs() -> list[object]:
+        return [
+            (
+                renderer.safe_markdown(text),
+                renderer.lead_and_rest(text),
+                renderer._edge_bullet(text, last=True),
+                renderer._edge_bullet(text, last=False),
+            )
+            for text in texts
+        ]
+
+    shortcut = outputs()
+    monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
+    assert outputs() == shortcut
+
+
+def test_markdown_export_is_the_same_without_the_shortcut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizbank_renderers import markdown as renderer
+
+    paths = [*generate_bank(tmp_path, 2, 15, seed=5), *sorted(CONTENT.rglob("*.yaml"))]
+    quizzes = [quiz for path in paths if (quiz := load_quiz(path).quiz) is not None]
+    shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
+    monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
+    assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
