@@ -75,7 +75,13 @@ class CheckedQuiz:
 
 def check_quiz(group: QuizFiles, languages: list[str], *, strict: bool) -> CheckedQuiz:
     """Load every language of a quiz and apply the single-file and cross-language rules."""
-    loaded: dict[str, LoadedQuiz] = {lang: load_quiz(path) for lang, path in group.files.items()}
+    loaded: dict[str, LoadedQuiz] = {}
+    for lang, path in group.files.items():
+        loaded[lang] = one = load_quiz(path)
+        if one.document:
+            # Its own checks done, a file's node tree goes before the next file is read: a quiz
+            # of thousands of questions holds one language's tree at a time, not all of them.
+            one.document.release()
     check_translations(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.diagnostics]

@@ -124,14 +124,26 @@ class YamlDocument:
 
     path: Path
     data: Any
-    root: Node
+    root: Node | None
+    text_hash: int = 0
+    root_position: Position = _START
+
+    def release(self) -> None:
+        """Let go of the data and the node tree, most of the memory a big file takes; should a
+        position be needed later, the file is read again (if it still holds the same text)."""
+        self.data = None
+        self.root = None
 
     def locate(self, loc: Sequence[str | int], *, key: bool = False) -> Position:
         """The position of the value at `loc` (or of its key), or of its closest existing parent.
 
         Path elements that name no key (such as pydantic's union tags) are skipped.
         """
-        node = self.root
+        if not loc:
+            return self.root_position
+        node = self.root or self._read_again()
+        if node is None:
+            return self.root_position
         key_node: Node | None = None
         for part in loc:
             child = _child(node, part)
@@ -141,6 +153,15 @@ class YamlDocument:
         if key and key_node is not None:
             return _position(key_node)
         return _position(node)
+
+    def _read_again(self) -> Node | None:
+        try:
+            text = read_text(self.path)
+            if hash(text) == self.text_hash:
+                self.root = _compose(text)
+        except (YamlError, OSError):
+            pass
+        return self.root
 
 
 def _child(node: Node, part: str | int) -> tuple[Node | None, Node] | None:
@@ -177,6 +198,12 @@ def read_text(path: Path) -> str:
 def load_document(path: Path) -> YamlDocument:
     """Read, compose and construct one YAML file; raise YamlError for anything unusable."""
     text = read_text(path)
+    root = _compose(text)
+    data = _Constructor().construct_document(root)
+    return YamlDocument(path, data, root, hash(text), _position(root))
+
+
+def _compose(text: str) -> Node:
     composer = _Composer(text)
     try:
         root = composer.get_single_node()
@@ -188,7 +215,7 @@ def load_document(path: Path) -> YamlDocument:
         composer.dispose()
     if root is None:
         raise YamlError("the file is empty; a quiz starts with `id:`, `lang:` and `title:`")
-    return YamlDocument(path, _Constructor().construct_document(root), root)
+    return root
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
