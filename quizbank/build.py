@@ -8,6 +8,7 @@ whole bank is free of errors. Unchanged quizzes are taken from the cache.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key, sou
 from quizbank.diagnostics import Diagnostic, Position, Report, Severity
 from quizbank.errors import UsageError
 from quizbank.output import Staging
-from quizbank.parallel import parallel_map
+from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
 from quizbank.project import Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, configure, split_options
 from quizbank.renderer import QuizSummary, QuizTranslations, Renderer, RendererOptions
@@ -81,9 +82,13 @@ class _Job:
     out_dir: Path
     staging: Staging
     cache: BuildCache
+    current: QuizTranslations | None = None  # the quiz whose formats workers render
 
 
 _JOB: _Job | None = None
+# A quiz whose files add up to this much has its formats rendered in parallel when the bank has
+# too few quizzes to spread (about 400 questions in two languages).
+SPLIT_BYTES = 1 << 20
 
 
 def plan_renderers(
@@ -153,11 +158,30 @@ def build(
 
 
 def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
+    workers = jobs or os.cpu_count() or 1
+    if workers > 1 and len(groups) < PARALLEL_THRESHOLD:
+        return _one_by_one(groups, workers)
     return parallel_map(_process, groups, jobs)
 
 
-def _process(group: QuizFiles) -> QuizOutcome:
-    """Check and render one quiz in a worker; unchanged outputs are taken from the cache."""
+def _one_by_one(groups: list[QuizFiles], workers: int) -> Iterator[QuizOutcome]:
+    """Too few quizzes to spread over the cores: each one is checked here, and a big one has
+    its formats rendered side by side by forked workers instead."""
+    with tuned_gc():
+        for group in groups:
+            yield _process(group, split=workers if _source_bytes(group) >= SPLIT_BYTES else 0)
+
+
+def _source_bytes(group: QuizFiles) -> int:
+    return sum(path.stat().st_size for path in group.files.values() if path.is_file())
+
+
+def _process(group: QuizFiles, split: int = 0) -> QuizOutcome:
+    """Check and render one quiz in a worker; unchanged outputs are taken from the cache.
+
+    With `split` workers, the renderers run side by side in forked processes that inherit the
+    checked quiz.
+    """
     job = _JOB
     assert job is not None, "a worker runs only inside build()"
     source = source_hash(group.files, job.bank_languages, job.strict)
@@ -182,17 +206,40 @@ def _process(group: QuizFiles) -> QuizOutcome:
         QuizSummary(group.quiz_id, lang, quiz.title, str(quiz.level), len(quiz.questions))
         for lang, quiz in ((lang, checked.translations[lang]) for lang in languages)
     ]
-    for active in job.renderers:
+    pending = []
+    for index, active in enumerate(job.renderers):
         if (paths := reusable[active.key]) is not None:
             outcome.reused[active.key] = paths
-            continue
-        written = []
-        for output in active.renderer.render_quiz(translations):
-            relative = PurePosixPath(active.name) / output.path
-            job.staging.write(relative, output.content)
-            written.append(relative)
-        outcome.written[active.key] = written
+        else:
+            pending.append(index)
+    if split and len(pending) > 1:
+        job.current = translations
+        try:
+            rendered = list(parallel_map(_render_current, pending, split, threshold=2))
+        finally:
+            job.current = None
+    else:
+        rendered = [_render(job.renderers[index], translations) for index in pending]
+    for index, written in zip(pending, rendered, strict=True):
+        outcome.written[job.renderers[index].key] = written
     return outcome
+
+
+def _render(active: ActiveRenderer, translations: QuizTranslations) -> list[PurePosixPath]:
+    """Render one quiz in one format into the staging folder; the files written."""
+    assert _JOB is not None
+    written = []
+    for output in active.renderer.render_quiz(translations):
+        relative = PurePosixPath(active.name) / output.path
+        _JOB.staging.write(relative, output.content)
+        written.append(relative)
+    return written
+
+
+def _render_current(index: int) -> list[PurePosixPath]:
+    """In a forked worker: render the quiz being processed with one of the renderers."""
+    assert _JOB is not None and _JOB.current is not None
+    return _render(_JOB.renderers[index], _JOB.current)
 
 
 def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None:

@@ -22,16 +22,20 @@ GC_THRESHOLDS = (20_000, 50, 100)
 
 
 def parallel_map(
-    func: Callable[[ItemT], ResultT], items: Sequence[ItemT], jobs: int = 0
+    func: Callable[[ItemT], ResultT],
+    items: Sequence[ItemT],
+    jobs: int = 0,
+    threshold: int = PARALLEL_THRESHOLD,
 ) -> Iterator[ResultT]:
     """`map(func, items)` in order, on `jobs` forked processes (0: one per core).
 
-    Workers are forked, so they inherit module state set up before the call; a small bank is
-    processed in this process, where starting workers would cost more than it saves.
+    Workers are forked, so they inherit module state set up before the call; fewer than
+    `threshold` items are processed in this process, where starting workers would cost more
+    than it saves.
     """
     workers = jobs or os.cpu_count() or 1
-    with _tuned_gc():
-        if workers < 2 or len(items) < PARALLEL_THRESHOLD:
+    with tuned_gc():
+        if workers < 2 or len(items) < threshold:
             yield from map(func, items)
             return
         chunk = max(1, min(16, len(items) // (workers * 4)))
@@ -51,7 +55,8 @@ def _start_worker() -> None:
 
 
 @contextmanager
-def _tuned_gc() -> Iterator[None]:
+def tuned_gc() -> Iterator[None]:
+    """The collector thresholds above, for the time of a check or a build."""
     previous = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLDS)
     try:

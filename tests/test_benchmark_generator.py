@@ -121,3 +121,26 @@ def test_changed_option_or_no_cache_renders_everything_again(
     assert _build(generated, out, registry, ["json.indent=0"]).written == 1
     everything = _build(generated, out, registry, ["json.indent=0"], cache=False)
     assert (everything.written, everything.reused) == (2 * per_format + 1, 0)
+
+
+def test_formats_rendered_side_by_side_give_the_same_files(
+    generated: Path, tmp_path: Path, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bank of few, big quizzes has each quiz's formats rendered by forked workers."""
+    import quizbank.build
+
+    serial = build(BuildRequest([generated], tmp_path / "serial", FORMATS, jobs=1), registry)
+    monkeypatch.setattr(quizbank.build, "SPLIT_BYTES", 0)  # every quiz counts as big
+    split = build(BuildRequest([generated], tmp_path / "split", FORMATS, jobs=2), registry)
+    assert (split.written, split.reused) == (serial.written, 0)
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".quizbank-cache.json"
+        }
+
+    assert files(tmp_path / "split") == files(tmp_path / "serial")
+    again = build(BuildRequest([generated], tmp_path / "split", FORMATS, jobs=2), registry)
+    assert (again.written, again.reused) == (1, serial.written - 1)
