@@ -82,20 +82,20 @@ _PARSERS = {False: _parser(False), True: _parser(True)}
 
 def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
     """Markdown source to safe HTML; `inline` drops the paragraph around a one-line text."""
-    rtl = is_rtl(lang)
+    return _to_html(text, is_rtl(lang), inline)
+
+
+# Every renderer asks for the same texts of a quiz (a page, an export, an XML file), so the HTML
+# of the last few thousand is kept; one key per text, direction and mode, however it was asked.
+@lru_cache(maxsize=16384)
+def _to_html(text: str, rtl: bool, inline: bool) -> str:
     pieces = _plain_pieces(text)
     if pieces is None:
-        return _render(text, rtl, inline)
+        md = _PARSERS[rtl]
+        html: str = md.renderInline(text) if inline else md.render(text)
+        return html.strip()
     html = _render_pieces(pieces, rtl)
     return html if inline else f"<p>{html}</p>"
-
-
-@lru_cache(maxsize=16384)
-def _render(text: str, rtl: bool, inline: bool) -> str:
-    """markdown-it's HTML: every renderer asks for the same texts, so it is kept for a while."""
-    md = _PARSERS[rtl]
-    html: str = md.renderInline(text) if inline else md.render(text)
-    return html.strip()
 
 
 def to_plain(text: str) -> str:
@@ -138,7 +138,8 @@ def is_plain_paragraph(text: str) -> bool:
     return _plain_pieces(text) is not None
 
 
-def _plain_pieces(text: str) -> list[Piece] | None:
+@lru_cache(maxsize=8192)
+def _plain_pieces(text: str) -> tuple[Piece, ...] | None:
     """A one-line paragraph of text, `code` spans and emphasis as markdown-it tokenises it;
     None for any other text."""
     if not text or text != text.strip() or _BLOCK_START.match(text):
@@ -146,7 +147,10 @@ def _plain_pieces(text: str) -> list[Piece] | None:
     if "`" not in text:
         if _SYNTAX.search(text):
             return None
-        return [("text", text)] if "*" not in text else _emphasis(text, True, True)
+        if "*" not in text:
+            return (("text", text),)
+        found = _emphasis(text, True, True)
+        return None if found is None else tuple(found)
     parts = text.split("`")
     if len(parts) % 2 == 0 or "``" in text:
         return None  # an unpaired backtick, or a run of several: not the simple case
@@ -169,7 +173,7 @@ def _plain_pieces(text: str) -> list[Piece] | None:
             if part.startswith(" ") and part.endswith(" ") and part.strip(" "):
                 part = part[1:-1]  # CommonMark drops one space on each side of such code
             pieces.append(("code", part))
-    return pieces
+    return tuple(pieces)
 
 
 def _emphasis(segment: str, at_start: bool, at_end: bool) -> list[Piece] | None:
@@ -210,7 +214,7 @@ def _punctuation(char: str) -> bool:
     return bool(char) and char != "*" and unicodedata.category(char)[0] in "PS"
 
 
-def _render_pieces(pieces: list[Piece], rtl: bool) -> str:
+def _render_pieces(pieces: tuple[Piece, ...], rtl: bool) -> str:
     """What markdown-it's renderers (ours for right-to-left) make of these tokens."""
     text = _isolate_latin if rtl else escapeHtml
     code = '<code dir="ltr">' if rtl else "<code>"
