@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Literal, get_args, get_origin
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -218,12 +219,19 @@ def _formats(out: Console, err: Console) -> int:
     registry = _registry(err)
     for entry in registry.renderers.values():
         out.print(
-            Text.assemble((entry.name, "bold"), f"  {entry.cls.description}  [{entry.origin}]")
+            Text.assemble((entry.name, "bold"), f"  {entry.cls.description}  ({entry.origin})")
         )
         for name, info in entry.cls.Options.model_fields.items():
-            default = json.dumps(info.default) if not info.is_required() else "required"
-            out.print(f"    -O {name}=…  {info.description or ''} (default: {default})")
+            value = "VALUE" if info.is_required() else _option_text(info.default)
+            choices = get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
+            one_of = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+            out.print(f"    -O {name}={value}  {info.description or ''}{one_of}")
     return 0
+
+
+def _option_text(value: object) -> str:
+    """An option's default as it is typed on the command line."""
+    return json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 def _count(count: int, noun: str) -> str:
