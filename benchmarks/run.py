@@ -393,7 +393,7 @@ def main() -> int:
             scaling.setdefault(args.quizzes, series)
             print(f"\nscaling ({args.questions} questions per quiz, medians of {args.repeat}):")
             print(
-                f"{'quizzes':>8} {'questions':>10} {'floor s':>8} {'validate s':>11} "
+                f"{'quizzes':>8} {'renderings':>10} {'floor s':>8} {'validate s':>11} "
                 f"{'build s':>8} {'build ms per 1,000 q':>21} {'build x floor':>14}"
             )
             for size, result in sorted(scaling.items()):
