@@ -66,11 +66,15 @@ def level_name(level: Level, lang: str) -> str:
     return gettext_for(lang)(LEVEL_NAMES[level])
 
 
+# Every page formats the same few numbers (question numbers, every possible score): Babel takes
+# tens of microseconds per call, a cache well under one.
+@lru_cache(maxsize=4096, typed=True)
 def format_number(number: int | float, lang: str) -> str:
     """A number as `lang` writes it (grouping, decimal sign, digits), through Babel."""
     return format_decimal(number, locale=locale_for(lang))
 
 
+@lru_cache(maxsize=4096, typed=True)
 def format_fraction_percent(fraction: float, lang: str) -> str:
     """A fraction as a whole percentage in `lang`'s format, e.g. 0.75 to `75%`."""
     return format_percent(fraction, locale=locale_for(lang))
