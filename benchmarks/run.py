@@ -394,13 +394,13 @@ def main() -> int:
             print(f"\nscaling ({args.questions} questions per quiz, medians of {args.repeat}):")
             print(
                 f"{'quizzes':>8} {'renderings':>10} {'floor s':>8} {'validate s':>11} "
-                f"{'build s':>8} {'build ms per 1,000 q':>21} {'build x floor':>14}"
+                f"{'build s':>8} {'build ms per 1,000':>19} {'build x floor':>14}"
             )
             for size, result in sorted(scaling.items()):
                 q = size * args.questions * 2
                 print(
                     f"{size:8} {q:10,} {result['floor'].wall:8.2f} {result['validate'].wall:11.2f} "
-                    f"{result['build'].wall:8.2f} {1000 * result['build'].wall / q * 1000:21.1f} "
+                    f"{result['build'].wall:8.2f} {1000 * result['build'].wall / q * 1000:19.1f} "
                     f"{result['build'].wall / result['floor'].wall:14.2f}"
                 )
             report["scaling"] = {
