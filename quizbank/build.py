@@ -105,7 +105,7 @@ def plan_renderers(
     for entry in entries:
         renderer = configure(entry, options[entry.name])
         options_json = json.dumps(renderer.options.model_dump(mode="json"), sort_keys=True)
-        key = renderer_key(entry.name, entry.version, options_json, languages)
+        key = renderer_key(entry.name, entry.version, entry.cls.__module__, options_json, languages)
         active.append(ActiveRenderer(entry.name, renderer, key))
     return active
 

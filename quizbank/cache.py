@@ -1,16 +1,19 @@
 """The build cache: which outputs of which quiz are still current.
 
 An entry is keyed by a hash of the quiz's source files, the run's languages, the renderer, its
-options and the versions of quizbank and of the renderer's distribution. It lives in the output
-folder (`.quizbank-cache.json`); a changed file, renderer or option misses it.
+options, the versions of quizbank and of the renderer's distribution, and a hash of their code
+(so that an edited renderer misses the cache during development too). It lives in the output
+folder (`.quizbank-cache.json`); a changed file, renderer, option or code misses it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from quizbank import __version__
@@ -20,18 +23,38 @@ CACHE_FILE = ".quizbank-cache.json"
 CACHE_FORMAT = 1
 
 
+@lru_cache(maxsize=64)
+def code_fingerprint(module_name: str) -> str:
+    """A hash of a module's code: the files of its package folder, or its one file."""
+    module_file = getattr(sys.modules[module_name], "__file__", None)
+    if module_file is None:
+        return "?"
+    path = Path(module_file)
+    files = sorted(
+        p for p in path.parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+    )
+    digest = hashlib.sha256()
+    for file in files if path.name == "__init__.py" else [path]:
+        digest.update(file.as_posix().encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def source_hash(files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
     """A hash of a quiz's files (by language) and of what its checks depend on."""
-    digest = hashlib.sha256(f"{__version__}|{','.join(languages)}|{strict}".encode())
+    core = f"{__version__}|{code_fingerprint('quizbank')}"
+    digest = hashlib.sha256(f"{core}|{','.join(languages)}|{strict}".encode())
     for lang in sorted(files):
         digest.update(f"|{lang}|".encode())
         digest.update(files[lang].read_bytes())
     return digest.hexdigest()
 
 
-def renderer_key(name: str, version: str, options_json: str, languages: Iterable[str]) -> str:
-    """What a renderer's output depends on besides the sources."""
-    return f"{name}|{version}|{options_json}|{','.join(languages)}"
+def renderer_key(
+    name: str, version: str, module: str, options_json: str, languages: Iterable[str]
+) -> str:
+    """What a renderer's output depends on besides the sources: its identity, code and options."""
+    return f"{name}|{version}|{code_fingerprint(module)}|{options_json}|{','.join(languages)}"
 
 
 @dataclass

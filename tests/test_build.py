@@ -12,6 +12,7 @@ import pytest
 from conftest import QUIZ, edit
 
 from quizbank.build import BuildRequest, BuildResult, build
+from quizbank.cache import code_fingerprint
 from quizbank.errors import UsageError
 from quizbank.registry import Registry, RendererEntry
 from quizbank.renderer import OutputFile, QuizTranslations
@@ -196,3 +197,25 @@ def test_large_bank_uses_worker_processes_with_the_same_result(bank: Path, tmp_p
     assert {k: v[0] for k, v in _snapshot(serial / "plaintext").items()} == {
         k: v[0] for k, v in _snapshot(parallel / "plaintext").items()
     }
+
+
+def test_edited_renderer_code_misses_the_cache(
+    bank: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A renderer being developed keeps its version number; its code's hash still changes."""
+    module = tmp_path / "edited_renderer.py"
+    module.write_text(
+        "from quizbank_plaintext import PlainTextRenderer\n\n\n"
+        "class Edited(PlainTextRenderer):\n    name = 'edited'\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from edited_renderer import Edited  # type: ignore[import-not-found]
+
+    out = tmp_path / "dist"
+    registry = _registry(Edited)
+    assert build(BuildRequest(paths=[bank], out_dir=out), registry).written == 2
+    assert build(BuildRequest(paths=[bank], out_dir=out), registry).written == 0
+    module.write_text(module.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    code_fingerprint.cache_clear()  # a new build is a new process
+    assert build(BuildRequest(paths=[bank], out_dir=out), registry).written == 2
