@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from quizbank.cli import main
+from quizbank.loader import load_quiz
+from quizbank.model import Quiz
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
@@ -27,6 +29,28 @@ class Run:
     @property
     def lines(self) -> list[str]:
         return self.out.splitlines()
+
+    @property
+    def errors(self) -> list[str]:
+        """The printed lines that report an error."""
+        return [line for line in self.lines if ": error: " in line]
+
+
+def bundled_quiz(lang: str) -> Quiz:
+    """The bundled quiz in one language, validated."""
+    loaded = load_quiz(CONTENT / lang / f"{QUIZ}.yaml")
+    assert loaded.quiz is not None, [d.format() for d in loaded.diagnostics]
+    return loaded.quiz
+
+
+@pytest.fixture(scope="session")
+def english() -> Quiz:
+    return bundled_quiz("en")
+
+
+@pytest.fixture(scope="session")
+def urdu() -> Quiz:
+    return bundled_quiz("ur")
 
 
 @pytest.fixture

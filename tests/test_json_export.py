@@ -13,7 +13,6 @@ from quizbank_renderers.json import FORMAT_VERSION, JsonOptions, JsonRenderer
 
 import quizbank
 from quizbank.errors import UsageError
-from quizbank.loader import load_quiz
 from quizbank.markup import to_html
 from quizbank.model import Quiz, text_fields
 from quizbank.registry import configure, discover_renderers
@@ -21,22 +20,6 @@ from quizbank.renderer import QuizSummary, QuizTranslations
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<script>alert('x')</script> ]]> \"quoted\" & AT&T &amp; <b>bold</b>"
-
-
-def _load(lang: str) -> Quiz:
-    loaded = load_quiz(ROOT / "content" / lang / "checkpoint-sharding.yaml")
-    assert loaded.quiz is not None, loaded.diagnostics
-    return loaded.quiz
-
-
-@pytest.fixture(scope="module")
-def english() -> Quiz:
-    return _load("en")
-
-
-@pytest.fixture(scope="module")
-def urdu() -> Quiz:
-    return _load("ur")
 
 
 @pytest.fixture(scope="module")

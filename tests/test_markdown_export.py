@@ -12,7 +12,6 @@ from markdown_it.token import Token
 from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_markdown
 
 from quizbank.errors import UsageError
-from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizTranslations
@@ -22,12 +21,6 @@ COMMONMARK = MarkdownIt("commonmark")  # raw HTML on, as on Markdown hosts: we m
 HOSTILE = "<script>alert('x')</script> ]]> \"quoted\" & AT&T <!-- c --> <b>bold</b> `<kbd>`"
 RTL_DIV = '<div dir="rtl" lang="ur">'
 ANSWER_KEY = {"en": "Answer key", "ur": "جوابی کلید"}  # from the gettext catalogs
-
-
-def _load(lang: str) -> Quiz:
-    loaded = load_quiz(ROOT / "content" / lang / "checkpoint-sharding.yaml")
-    assert loaded.quiz is not None, loaded.diagnostics
-    return loaded.quiz
 
 
 def _question(qid: str, prompt: str, **extra: Any) -> dict[str, Any]:
@@ -53,16 +46,6 @@ def _quiz(lang: str, title: str, description: str, questions: list[dict[str, Any
             "questions": questions,
         }
     )
-
-
-@pytest.fixture(scope="module")
-def english() -> Quiz:
-    return _load("en")
-
-
-@pytest.fixture(scope="module")
-def urdu() -> Quiz:
-    return _load("ur")
 
 
 def _hostile(lang: str) -> Quiz:

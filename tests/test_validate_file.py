@@ -11,10 +11,6 @@ EN = f"content/en/{QUIZ}.yaml"
 UR = f"content/ur/{QUIZ}.yaml"
 
 
-def errors(run: Run) -> list[str]:
-    return [line for line in run.lines if ": error: " in line]
-
-
 def test_bundled_content_is_valid(bank: Path, cli: Callable[..., Run]) -> None:
     run = cli("validate")
     assert run.code == 0, run.out
@@ -40,7 +36,7 @@ def test_duplicate_key_names_both_lines(bank: Path, cli: Callable[..., Run]) -> 
         "level: intermediate\nlevel: advanced\n",
     )
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:7:1: error: level: duplicate key 'level' (first given on line 6); "
         "YAML would silently keep only the last one"
     ]
@@ -49,7 +45,7 @@ def test_duplicate_key_names_both_lines(bank: Path, cli: Callable[..., Run]) -> 
 def test_missing_required_field(bank: Path, cli: Callable[..., Run]) -> None:
     edit(bank / "en" / f"{QUIZ}.yaml", "level: intermediate\n", "")
     run = cli("validate")
-    assert f"{EN}:2:1: error: level: this required field is missing" in errors(run)
+    assert f"{EN}:2:1: error: level: this required field is missing" in run.errors
 
 
 def test_wrong_type(bank: Path, cli: Callable[..., Run]) -> None:
@@ -57,13 +53,13 @@ def test_wrong_type(bank: Path, cli: Callable[..., Run]) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text[: text.index("questions:")] + "questions: 5\n", encoding="utf-8")
     run = cli("validate")
-    assert errors(run) == [f"{EN}:8:12: error: questions: Input should be a valid list, not 5"]
+    assert run.errors == [f"{EN}:8:12: error: questions: Input should be a valid list, not 5"]
 
 
 def test_answer_that_names_no_option(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:{line}:13: error: questions[0].answer: 'e' is not one of the options a, b, c, d"
     ]
 
@@ -71,7 +67,7 @@ def test_answer_that_names_no_option(bank: Path, cli: Callable[..., Run]) -> Non
 def test_list_answer_on_single_choice(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: [c, d]")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:{line}:13: error: questions[0].answer: a single_choice question has exactly one "
         "answer: give one option id, not a list (or make it a multiple_choice question)"
     ]
@@ -83,14 +79,14 @@ def test_duplicate_question_id(bank: Path, cli: Callable[..., Run]) -> None:
     run = cli("validate")
     assert (
         f"{EN}:{line}:9: error: questions[1].id: duplicate question id 'why-shard' (also questions[0])"
-        in errors(run)
+        in run.errors
     )
 
 
 def test_duplicate_option_id(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "      - id: b\n", "      - id: a\n")
     run = cli("validate")
-    assert errors(run)[0] == (
+    assert run.errors[0] == (
         f"{EN}:{line}:13: error: questions[0].options[1].id: duplicate option id 'a' (also options[0])"
     )
 
@@ -98,7 +94,7 @@ def test_duplicate_option_id(bank: Path, cli: Callable[..., Run]) -> None:
 def test_id_must_equal_file_name(bank: Path, cli: Callable[..., Run]) -> None:
     edit(bank / "en" / f"{QUIZ}.yaml", f"id: {QUIZ}", "id: checkpoints")
     run = cli("validate", "content/en")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:2:5: error: id: the quiz id 'checkpoints' must equal the file name '{QUIZ}': "
         "rename the file or change the id"
     ]
@@ -109,7 +105,7 @@ def test_lang_must_equal_folder(bank: Path, cli: Callable[..., Run]) -> None:
     run = cli("validate")
     assert (
         f"{UR}:3:7: error: lang: the language 'en' must equal the folder name 'ur': move the file to content/en/ or change `lang`"
-        in errors(run)
+        in run.errors
     )
 
 
@@ -120,7 +116,7 @@ def test_urdu_left_in_english(bank: Path, cli: Callable[..., Run]) -> None:
     text[line - 1] = "    prompt: Why are large model checkpoints split into shards?"
     path.write_text("\n".join(text) + "\n", encoding="utf-8")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:{line}:13: error: questions[0].prompt: looks untranslated: a 'ur' text with no "
         "Arabic-script (Urdu) letters ('Why are large model checkpoints split i…')"
     ]
@@ -146,7 +142,7 @@ def test_control_character_that_xml_cannot_carry(bank: Path, cli: Callable[..., 
     line = edit(bank / "en" / f"{QUIZ}.yaml", "prompt: Why are", 'prompt: "\\x07Why are')
     edit(bank / "en" / f"{QUIZ}.yaml", "split into shards?", 'split into shards?"')
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:{line}:13: error: questions[0].prompt: contains the control character U+0007, "
         "which exports cannot carry; delete it"
     ]
@@ -155,7 +151,7 @@ def test_control_character_that_xml_cannot_carry(bank: Path, cli: Callable[..., 
 def test_unknown_question_type(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "type: single_choice", "type: essay")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:{line}:11: error: questions[0].type: unknown question type 'essay'; "
         "use one of single_choice, multiple_choice, true_false"
     ]
@@ -164,7 +160,7 @@ def test_unknown_question_type(bank: Path, cli: Callable[..., Run]) -> None:
 def test_yes_and_no_stay_text_in_the_core_schema(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: no")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{EN}:{line}:13: error: questions[0].answer: 'no' is not one of the options a, b, c, d"
     ]
 
@@ -176,7 +172,7 @@ def test_all_problems_are_reported_sorted_with_a_summary(
     edit(bank / "en" / f"{QUIZ}.yaml", "answer: b", "answer: y")
     edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: z")
     run = cli("validate")
-    found = errors(run)
+    found = run.errors
     assert len(found) == 3
     assert found == sorted(found, key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
     assert run.lines[-1] == "3 errors, 0 warnings in 2 files"

@@ -12,10 +12,6 @@ UR = f"content/ur/{QUIZ}.yaml"
 EN = f"content/en/{QUIZ}.yaml"
 
 
-def errors(run: Run) -> list[str]:
-    return [line for line in run.lines if ": error: " in line]
-
-
 def _question_block(path: Path, question_id: str) -> str:
     text = path.read_text(encoding="utf-8")
     match = re.search(rf"  - id: {question_id}\n(?:(?!  - id: ).*\n)*", text)
@@ -26,7 +22,7 @@ def _question_block(path: Path, question_id: str) -> str:
 def test_answer_keys_differ(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:{line}:13: error: questions[0].answer: the answer is 'a' here but 'd' in {EN}"
     ]
 
@@ -36,7 +32,7 @@ def test_question_missing_in_one_language(bank: Path, cli: Callable[..., Run]) -
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace(_question_block(path, "index-file"), ""), encoding="utf-8")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:8:1: error: questions: question 'index-file' is missing: it is questions[4] in {EN}"
     ]
 
@@ -50,7 +46,7 @@ def test_extra_question_in_one_language(bank: Path, cli: Callable[..., Run]) -> 
     )
     run = cli("validate")
     line = line_of(path, "- id: bonus")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:{line}:9: error: questions[8].id: question 'bonus' is not in {EN}: "
         "every language asks the same questions"
     ]
@@ -62,7 +58,7 @@ def test_reordered_questions(bank: Path, cli: Callable[..., Run]) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace(first + second, second + first), encoding="utf-8")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:9:9: error: questions[0].id: questions are in another order than in {EN}: "
         "expected 'why-shard' here, found 'resume-state'"
     ]
@@ -72,7 +68,7 @@ def test_option_ids_differ(bank: Path, cli: Callable[..., Run]) -> None:
     path = bank / "ur" / f"{QUIZ}.yaml"
     edit(path, "      - id: c\n", "      - id: e\n")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:12:5: error: questions[0].options: the option ids are a, b, e, d here but "
         f"a, b, c, d in {EN}: keep the same options in the same order"
     ]
@@ -83,7 +79,7 @@ def test_question_type_differs(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(path, "type: single_choice\n", "type: multiple_choice\n")
     edit(path, "answer: d\n", "answer: [d]\n")
     run = cli("validate")
-    assert errors(run) == [
+    assert run.errors == [
         f"{UR}:{line}:11: error: questions[0].type: the type is 'multiple_choice' here but "
         f"'single_choice' in {EN}"
     ]
