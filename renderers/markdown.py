@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -32,6 +33,10 @@ from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
 
 # GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
 _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+# The same parser without inline parsing: block tokens (type, level, map, markup) are the same,
+# for the checks that only look at the blocks of a text.
+_BLOCKS = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_BLOCKS.disable("inline")
 _SPECIAL = re.compile(r"\\.|`+|<", re.DOTALL)
 _SAFE_AUTOLINK = re.compile(r"<(?:https?|mailto):[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
@@ -48,8 +53,23 @@ class MarkdownOptions(RendererOptions):
     )
 
 
-def _walk(tokens: list[Token]) -> list[Token]:
+def _walk(tokens: Sequence[Token]) -> list[Token]:
     return [t for token in tokens for t in (token, *_walk(token.children or []))]
+
+
+@lru_cache(maxsize=1024)
+def _blocks(text: str) -> tuple[Token, ...]:
+    """The block tokens of a text (inline tokens have no children), parsed once per text.
+
+    Shared between callers: read them, never change them."""
+    return tuple(_BLOCKS.parse(text))
+
+
+def _has_html(text: str) -> bool:
+    """True if markdown-it reads raw HTML (a block or inline) anywhere in the text."""
+    if "<" not in text:
+        return False  # every piece of raw HTML, block or inline, starts with `<`
+    return any(t.type in ("html_block", "html_inline") for t in _walk(_MD.parse(text)))
 
 
 def _escape_lt(segment: str) -> str:
@@ -76,7 +96,7 @@ def _escape_lt(segment: str) -> str:
 
 def _close_fence(text: str) -> str:
     """Close a top-level code fence that runs to the end of the text."""
-    top = [t for t in _MD.parse(text) if t.level == 0]
+    top = [t for t in _blocks(text) if t.level == 0]
     if not (top and top[-1].type == "fence" and top[-1].map):
         return text
     fence, (start, end) = top[-1].markup, top[-1].map
@@ -86,6 +106,7 @@ def _close_fence(text: str) -> str:
     return f"{text.rstrip()}\n{fence}"
 
 
+@lru_cache(maxsize=16384)
 def safe_markdown(text: str) -> str:
     """Content Markdown as it may appear in the page: no live HTML, no open fence."""
     if is_plain_paragraph(text):
@@ -93,7 +114,7 @@ def safe_markdown(text: str) -> str:
     text = _close_fence(text.strip("\n"))
     code = {
         n
-        for t in _MD.parse(text)
+        for t in _blocks(text)
         if t.type in ("fence", "code_block") and t.map
         for n in range(*t.map)
     }
@@ -108,7 +129,7 @@ def safe_markdown(text: str) -> str:
             segment.append(line)
     out += [_escape_lt("\n".join(segment))] if segment else []
     escaped = "\n".join(out)
-    if any(t.type in ("html_block", "html_inline") for t in _walk(_MD.parse(escaped))):
+    if _has_html(escaped):
         return text.replace("<", "&lt;")
     return escaped
 
@@ -118,6 +139,7 @@ def _without_hard_break(line: str) -> str:
     return line[:-1] if trailing % 2 else line
 
 
+@lru_cache(maxsize=16384)
 def lead_and_rest(text: str) -> tuple[str, str]:
     """Safe Markdown split into the line that leads it and the blocks after that line.
 
@@ -129,7 +151,7 @@ def lead_and_rest(text: str) -> tuple[str, str]:
         return text, ""  # a paragraph of one line is all lead
     text = safe_markdown(text)
     lines = text.split("\n")
-    first = _MD.parse(text)[:1]
+    first = _blocks(text)[:1]
     if not (first and first[0].map and first[0].map[0] == 0):
         return "", text
     end = first[0].map[1]
@@ -144,7 +166,7 @@ def lead_and_rest(text: str) -> tuple[str, str]:
 def _edge_bullet(text: str, *, last: bool) -> str:
     if not text or is_plain_paragraph(text):
         return ""  # no list at either edge
-    top = [t for t in _MD.parse(text) if t.level == 0]
+    top = [t for t in _blocks(text) if t.level == 0]
     kind = "bullet_list_close" if last else "bullet_list_open"
     return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -113,6 +114,12 @@ def test_what_could_be_other_markdown_takes_the_slow_path(text: str) -> None:
     _check(text)
 
 
+def _clear_caches(renderer: ModuleType) -> None:
+    """Forget the renderer's memoized results, so that they are computed again."""
+    for function in (renderer.safe_markdown, renderer.lead_and_rest, renderer._blocks):
+        function.cache_clear()
+
+
 def test_markdown_renderer_shortcut_changes_no_output(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Markdown renderer passes plain paragraphs through without parsing them: the same
     result as parsing them."""
@@ -135,6 +142,7 @@ def test_markdown_renderer_shortcut_changes_no_output(monkeypatch: pytest.Monkey
 
     shortcut = outputs()
     monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
+    _clear_caches(renderer)
     assert outputs() == shortcut
 
 
@@ -147,4 +155,5 @@ def test_markdown_export_is_the_same_without_the_shortcut(
     quizzes = [quiz for path in paths if (quiz := load_quiz(path).quiz) is not None]
     shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
     monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
+    _clear_caches(renderer)
     assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
