@@ -6,7 +6,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from quizbank.i18n import format_number, level_name, translations_for
 from quizbank.locales import direction, language_name
@@ -15,7 +15,7 @@ from quizbank.model import Level
 
 def number_html(number: int | float, lang: str) -> Markup:
     """A number formatted by Babel for `lang`, isolated so that it keeps its place in RTL text."""
-    return Markup("<bdi>{}</bdi>").format(format_number(number, lang))
+    return Markup(f"<bdi>{escape(format_number(number, lang))}</bdi>")
 
 
 def level_label(level: str, lang: str) -> str:

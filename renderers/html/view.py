@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from markupsafe import Markup, escape
 
@@ -38,13 +39,13 @@ class QuestionView:
     options: tuple[OptionView, ...]
     explanation: Markup
 
-    @property
+    @cached_property
     def described_by(self) -> list[str]:
         """The ids of what the fieldset's legend leaves out: a long prompt, the checkbox hint."""
         ids = [f"q-{self.id}-prompt"] if self.prompt_block else []
         return ids + ([f"q-{self.id}-hint"] if self.input_type == "checkbox" else [])
 
-    @property
+    @cached_property
     def answers(self) -> tuple[OptionView, ...]:
         return tuple(option for option in self.options if option.is_answer)
 
