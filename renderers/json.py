@@ -9,7 +9,9 @@ relative to the export file, so the schema travels with the files and needs no s
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
+from json.encoder import encode_basestring
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
@@ -17,7 +19,19 @@ from pydantic import BaseModel, ConfigDict, Field, HttpUrl, StringConstraints
 
 import quizbank
 from quizbank.markup import to_html
-from quizbank.model import LANG_PATTERN, Level, OptionId, Quiz, Slug, text_fields
+from quizbank.model import (
+    LANG_PATTERN,
+    Guide,
+    Level,
+    MultipleChoice,
+    Option,
+    OptionId,
+    Quiz,
+    SingleChoice,
+    Slug,
+    TrueFalse,
+    text_fields,
+)
 from quizbank.renderer import (
     OutputFile,
     QuizSummary,
@@ -121,8 +135,60 @@ def export_schema() -> dict[str, Any]:
     return {"$schema": JSON_SCHEMA_DIALECT, **QuizExport.model_json_schema(by_alias=True)}
 
 
+_HEADER = ("$schema", "format_version", "quizbank_version")
+# Each model beside the export model of its data: the export writes every field of the model, in
+# the export model's order. Checked below, when this module loads.
+_EXPORTS: list[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = [
+    (Quiz, QuizExport, _HEADER),
+    (Guide, ExportGuide, ()),
+    (Option, ExportOption, ()),
+    (SingleChoice, ExportSingleChoice, ()),
+    (MultipleChoice, ExportMultipleChoice, ()),
+    (TrueFalse, ExportTrueFalse, ()),
+]
+
+
+def _export_keys(export: type[_Export]) -> tuple[str, ...]:
+    """The keys of an export model's JSON, in order."""
+    return tuple(field.alias or name for name, field in export.model_fields.items())
+
+
+def unexported_fields(
+    exports: Sequence[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = _EXPORTS,
+) -> list[str]:
+    """Fields that a model and its export model do not share (the export's header aside):
+    a field added to the model but not to the export would otherwise be silently dropped."""
+    found: list[str] = []
+    for model, export, header in exports:
+        dumped = {*model.model_fields, *model.model_computed_fields}
+        keys = set(_export_keys(export)) - set(header)
+        found += [f"{model.__name__}.{name} (not in {export.__name__})" for name in dumped - keys]
+        found += [f"{export.__name__}.{name} (not in {model.__name__})" for name in keys - dumped]
+    return sorted(found)
+
+
+if _unexported := unexported_fields():
+    raise TypeError(f"the JSON export does not match the model: {', '.join(_unexported)}")
+
+_QUIZ_KEYS = _export_keys(QuizExport)
+_GUIDE_KEYS = _export_keys(ExportGuide)
+_OPTION_KEYS = _export_keys(ExportOption)
+_QUESTION_KEYS = {
+    "single_choice": _export_keys(ExportSingleChoice),
+    "multiple_choice": _export_keys(ExportMultipleChoice),
+    "true_false": _export_keys(ExportTrueFalse),
+}
+
+
+def _ordered(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {key: data[key] for key in keys}
+
+
 def export_data(quiz: Quiz) -> dict[str, Any]:
-    """A quiz as its export: model fields in model order, each text as Markdown and HTML."""
+    """A quiz as its export: fields in the export model's order, each text as Markdown and HTML.
+
+    Built from the validated model in one pass; the fields are those of the export model (checked
+    when the module loads), and the tests validate exports against the published schema."""
     data: dict[str, Any] = {
         "$schema": f"../{SCHEMA_FILE}",
         "format_version": FORMAT_VERSION,
@@ -136,14 +202,70 @@ def export_data(quiz: Quiz) -> dict[str, Any]:
             node = node[part]
         inline = name in _INLINE_FIELDS
         node[name] = {"markdown": text, "html": to_html(text, quiz.lang, inline=inline)}
-    # Checking our own output against the export model catches a model field it does not know.
-    return QuizExport.model_validate(data).model_dump(mode="json", by_alias=True)
+    data = _ordered(data, _QUIZ_KEYS)
+    if data["guide"] is not None:
+        data["guide"] = _ordered(data["guide"], _GUIDE_KEYS)
+    questions = []
+    for question in data["questions"]:
+        question = _ordered(question, _QUESTION_KEYS[question["type"]])
+        if "options" in question:
+            question["options"] = [_ordered(o, _OPTION_KEYS) for o in question["options"]]
+        questions.append(question)
+    data["questions"] = questions
+    return data
+
+
+def _scalar(value: object) -> str:
+    """A JSON value that is not a list or an object, as `json.dumps` writes it."""
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float and math.isfinite(value):
+        return float.__repr__(value)
+    raise TypeError(type(value))  # anything rarer: left to json.dumps
+
+
+def _indented(data: object, indent: int) -> str:
+    """`json.dumps(data, ensure_ascii=False, indent=indent)` for lists, objects with string keys,
+    strings, finite numbers, booleans and None, byte for byte, without the pure-Python encoder
+    that `json.dumps` uses whenever it indents."""
+
+    def write(value: object, inner: str) -> str:
+        if isinstance(value, dict):
+            if not value:
+                return "{}"
+            deeper = inner + unit
+            items = []
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise TypeError(type(key))
+                items.append(f"{encode_basestring(key)}: {write(item, deeper)}")
+            return "{" + deeper + ("," + deeper).join(items) + inner + "}"
+        if isinstance(value, list):
+            if not value:
+                return "[]"
+            deeper = inner + unit
+            return "[" + deeper + ("," + deeper).join(write(v, deeper) for v in value) + inner + "]"
+        return _scalar(value)
+
+    unit = " " * indent
+    return write(data, "\n")
 
 
 def _dumps(data: object, indent: int) -> str:
     if indent == 0:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    try:
+        return _indented(data, indent) + "\n"
+    except TypeError:
+        return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
 
 
 class JsonRenderer(Renderer[JsonOptions]):

@@ -4,17 +4,30 @@ from __future__ import annotations
 
 import json
 import posixpath
+import random
+import typing
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-from quizbank_renderers.json import FORMAT_VERSION, JsonOptions, JsonRenderer
+from pydantic import BaseModel
+from quizbank_renderers.json import (
+    _EXPORTS,
+    FORMAT_VERSION,
+    JsonOptions,
+    JsonRenderer,
+    QuizExport,
+    _dumps,
+    _indented,
+    export_data,
+    unexported_fields,
+)
 
 import quizbank
 from quizbank.errors import UsageError
 from quizbank.markup import to_html
-from quizbank.model import Quiz, text_fields
+from quizbank.model import Question, Quiz, text_fields
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizSummary, QuizTranslations
 
@@ -256,6 +269,88 @@ def test_indent_option(english: Quiz) -> None:
     assert compact.count("\n") == 1
     assert json.loads(compact) == json.loads(_render(english, indent=4))
     assert _render(english, indent=4).splitlines()[1].startswith('    "$schema"')
+
+
+# --- built in one pass -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("quiz_name", ["english", "urdu", "hostile"])
+def test_export_is_what_the_export_model_makes_of_it(
+    quiz_name: str, request: pytest.FixtureRequest
+) -> None:
+    """The export, built directly, is what validating it against the export model and dumping
+    that gives: the same values in the same order."""
+    quiz: Quiz = request.getfixturevalue(quiz_name)
+    data = export_data(quiz)
+    again = QuizExport.model_validate(data).model_dump(mode="json", by_alias=True)
+    assert json.dumps(data) == json.dumps(again)
+
+
+def test_every_model_field_is_exported() -> None:
+    assert unexported_fields() == []
+
+
+def test_every_question_type_is_exported() -> None:
+    (union, *_) = typing.get_args(Question)
+    assert set(typing.get_args(union)) <= {model for model, _, _ in _EXPORTS}
+
+
+def test_a_model_field_missing_from_the_export_is_caught() -> None:
+    quiz_model, quiz_export, header = _EXPORTS[0]
+
+    class Extended(quiz_model):  # type: ignore[valid-type,misc]
+        difficulty: int = 1
+
+    class Narrowed(BaseModel):
+        id: str
+
+    assert unexported_fields([(Extended, quiz_export, header)]) == [
+        "Extended.difficulty (not in QuizExport)"
+    ]
+    assert "QuizExport.title (not in Narrowed)" in unexported_fields(
+        [(Narrowed, quiz_export, header)]
+    )
+
+
+def _random_text(rng: random.Random) -> str:
+    return "".join(rng.choice('aZ "\\\n\t\x00\x1f\x7f/é\u2028ب😀') for _ in range(rng.randrange(6)))
+
+
+def _random_json(rng: random.Random, depth: int = 0) -> Any:
+    """Nested lists and objects of every JSON scalar, empty ones included."""
+    kind = rng.randrange(9 if depth < 4 else 6)
+    if kind == 0:
+        return rng.choice([None, True, False])
+    if kind == 1:
+        return rng.randrange(-(10**20), 10**20)
+    if kind == 2:
+        return rng.choice([0.0, -0.0, 1.5, 1e-7, 1e300, 2.5e16, rng.random() * 1000])
+    if kind in (3, 4, 5):
+        return _random_text(rng)
+    if kind in (6, 7):
+        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {_random_text(rng): _random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+@pytest.mark.parametrize("indent", range(1, 9))
+def test_indented_writer_is_json_dumps_byte_for_byte(indent: int) -> None:
+    rng = random.Random(indent)
+    for _ in range(300):
+        data = _random_json(rng)
+        assert _indented(data, indent) == json.dumps(data, ensure_ascii=False, indent=indent)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [(1, 2), {1: "a"}, float("nan"), [float("inf")], {"a": (None,)}, [True, {"b": 2**70}]],
+)
+@pytest.mark.parametrize("indent", [0, 2])
+def test_values_the_writer_leaves_to_json_dumps(data: object, indent: int) -> None:
+    if indent:
+        expected = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    else:
+        expected = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert _dumps(data, indent) == expected
 
 
 # --- the plug-in -----------------------------------------------------------------------------
