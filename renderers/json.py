@@ -9,9 +9,7 @@ relative to the export file, so the schema travels with the files and needs no s
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator, Sequence
-from json.encoder import encode_basestring
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
@@ -215,57 +213,11 @@ def export_data(quiz: Quiz) -> dict[str, Any]:
     return data
 
 
-def _scalar(value: object) -> str:
-    """A JSON value that is not a list or an object, as `json.dumps` writes it."""
-    if isinstance(value, str):
-        return encode_basestring(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is int:
-        return int.__repr__(value)
-    if type(value) is float and math.isfinite(value):
-        return float.__repr__(value)
-    raise TypeError(type(value))  # anything rarer: left to json.dumps
-
-
-def _indented(data: object, indent: int) -> str:
-    """`json.dumps(data, ensure_ascii=False, indent=indent)` for lists, objects with string keys,
-    strings, finite numbers, booleans and None, byte for byte, without the pure-Python encoder
-    that `json.dumps` uses whenever it indents."""
-
-    def write(value: object, inner: str) -> str:
-        if isinstance(value, dict):
-            if not value:
-                return "{}"
-            deeper = inner + unit
-            items = []
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    raise TypeError(type(key))
-                items.append(f"{encode_basestring(key)}: {write(item, deeper)}")
-            return "{" + deeper + ("," + deeper).join(items) + inner + "}"
-        if isinstance(value, list):
-            if not value:
-                return "[]"
-            deeper = inner + unit
-            return "[" + deeper + ("," + deeper).join(write(v, deeper) for v in value) + inner + "]"
-        return _scalar(value)
-
-    unit = " " * indent
-    return write(data, "\n")
-
-
 def _dumps(data: object, indent: int) -> str:
+    """JSON text: compact on one line for indent 0, else indented; UTF-8 as it is."""
     if indent == 0:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    try:
-        return _indented(data, indent) + "\n"
-    except TypeError:
-        return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
 
 
 class JsonRenderer(Renderer[JsonOptions]):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import random
 import typing
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,6 @@ from quizbank_renderers.json import (
     JsonOptions,
     JsonRenderer,
     QuizExport,
-    _dumps,
-    _indented,
     export_data,
     unexported_fields,
 )
@@ -310,47 +307,6 @@ def test_a_model_field_missing_from_the_export_is_caught() -> None:
     assert "QuizExport.title (not in Narrowed)" in unexported_fields(
         [(Narrowed, quiz_export, header)]
     )
-
-
-def _random_text(rng: random.Random) -> str:
-    return "".join(rng.choice('aZ "\\\n\t\x00\x1f\x7f/é\u2028ب😀') for _ in range(rng.randrange(6)))
-
-
-def _random_json(rng: random.Random, depth: int = 0) -> Any:
-    """Nested lists and objects of every JSON scalar, empty ones included."""
-    kind = rng.randrange(9 if depth < 4 else 6)
-    if kind == 0:
-        return rng.choice([None, True, False])
-    if kind == 1:
-        return rng.randrange(-(10**20), 10**20)
-    if kind == 2:
-        return rng.choice([0.0, -0.0, 1.5, 1e-7, 1e300, 2.5e16, rng.random() * 1000])
-    if kind in (3, 4, 5):
-        return _random_text(rng)
-    if kind in (6, 7):
-        return [_random_json(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {_random_text(rng): _random_json(rng, depth + 1) for _ in range(rng.randrange(4))}
-
-
-@pytest.mark.parametrize("indent", range(1, 9))
-def test_indented_writer_is_json_dumps_byte_for_byte(indent: int) -> None:
-    rng = random.Random(indent)
-    for _ in range(300):
-        data = _random_json(rng)
-        assert _indented(data, indent) == json.dumps(data, ensure_ascii=False, indent=indent)
-
-
-@pytest.mark.parametrize(
-    "data",
-    [(1, 2), {1: "a"}, float("nan"), [float("inf")], {"a": (None,)}, [True, {"b": 2**70}]],
-)
-@pytest.mark.parametrize("indent", [0, 2])
-def test_values_the_writer_leaves_to_json_dumps(data: object, indent: int) -> None:
-    if indent:
-        expected = json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
-    else:
-        expected = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    assert _dumps(data, indent) == expected
 
 
 # --- the plug-in -----------------------------------------------------------------------------
