@@ -268,7 +268,10 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
             dict(previous.outputs) if previous and previous.source == outcome.source else {},
         )
         for key, paths in (*outcome.written.items(), *outcome.reused.items()):
-            entry.outputs[key] = [str(p) for p in paths]
+            current = [str(p) for p in paths]
+            # Files just written replace what other options once wrote to the same paths.
+            entry.outputs = {k: v for k, v in entry.outputs.items() if not set(v) & set(current)}
+            entry.outputs[key] = current
         job.cache.quizzes[outcome.quiz_id] = entry
     job.cache.save(job.out_dir)
 

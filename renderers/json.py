@@ -47,7 +47,11 @@ _INLINE_FIELDS = frozenset({"title"})
 
 class JsonOptions(RendererOptions):
     indent: int = Field(
-        2, ge=0, le=8, description="Spaces per nesting level; 0 writes compact JSON on one line."
+        0,
+        ge=0,
+        le=8,
+        description="Spaces per nesting level, for reading by eye; 0 (the default, for other "
+        "platforms) writes compact JSON on one line with the fast C encoder.",
     )
 
 

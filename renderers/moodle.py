@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 from html import escape
 from operator import attrgetter
 from pathlib import PurePosixPath
@@ -52,7 +53,8 @@ class MoodleOptions(RendererOptions):
     )
 
 
-def right_grades(count: int) -> list[float]:
+@lru_cache(maxsize=32)
+def right_grades(count: int) -> tuple[float, ...]:
     """Grades from Moodle's list for `count` right options that add up to 100%.
 
     Equal shares where Moodle lists one; otherwise the two closest grades that add up
@@ -72,7 +74,7 @@ def right_grades(count: int) -> list[float]:
             "grade is 5%): mark at most 20 options as right"
         )
     high, low, n_high = best
-    return [high] * n_high + [low] * (count - n_high)
+    return (high,) * n_high + (low,) * (count - n_high)
 
 
 def wrong_grade(count: int) -> float:

@@ -116,9 +116,9 @@ def test_changed_option_or_no_cache_renders_everything_again(
     out = tmp_path / "dist"
     _build(generated, out, registry)
     per_format = QUIZZES * len(LANGUAGES)
-    compact = _build(generated, out, registry, ["json.indent=0"])
+    compact = _build(generated, out, registry, ["json.indent=2"])
     assert (compact.written, compact.reused) == (per_format + 1, per_format)  # json only
-    assert _build(generated, out, registry, ["json.indent=0"]).written == 1
+    assert _build(generated, out, registry, ["json.indent=2"]).written == 1
     everything = _build(generated, out, registry, ["json.indent=0"], cache=False)
     assert (everything.written, everything.reused) == (2 * per_format + 1, 0)
 

@@ -219,3 +219,14 @@ def test_edited_renderer_code_misses_the_cache(
     module.write_text(module.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
     code_fingerprint.cache_clear()  # a new build is a new process
     assert build(BuildRequest(paths=[bank], out_dir=out), registry).written == 2
+
+
+def test_switching_an_option_back_renders_again(bank: Path, tmp_path: Path) -> None:
+    """Outputs of one option set are not taken for another's once overwritten."""
+    out = tmp_path / "dist"
+    target = out / "plaintext" / "en" / f"{QUIZ}.txt"
+    _build(bank, out)
+    _build(bank, out, options=["key=false"])
+    assert "key:" not in target.read_text(encoding="utf-8")
+    assert _build(bank, out).written == 2
+    assert "key:" in target.read_text(encoding="utf-8")

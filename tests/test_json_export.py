@@ -253,8 +253,14 @@ def test_hostile_text_escaped_in_html_and_intact_in_markdown(hostile: Quiz) -> N
     assert json.loads(raw) == export  # quotes and backslashes survive JSON
 
 
+def test_default_output_is_compact_json_on_one_line(urdu: Quiz) -> None:
+    text = _render(urdu)
+    assert text.count("\n") == 1 and text.endswith("}\n")
+    assert json.loads(text) == json.loads(_render(urdu, indent=2))
+
+
 def test_output_is_deterministic_utf8_and_ends_with_newline(urdu: Quiz) -> None:
-    first, second = _render(urdu), _render(urdu)
+    first, second = _render(urdu, indent=2), _render(urdu, indent=2)
     assert first == second
     assert first.endswith("}\n") and not first.endswith("\n\n")
     assert "چیک پوائنٹ" in first and "\\u" not in first
