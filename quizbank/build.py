@@ -10,18 +10,24 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key, source_hash
-from quizbank.diagnostics import Diagnostic, Position, Report, Severity
+from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import UsageError
 from quizbank.output import Staging
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
 from quizbank.project import Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, configure, split_options
-from quizbank.renderer import QuizSummary, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import (
+    OutputFile,
+    QuizSummary,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+)
 
 
 @dataclass(frozen=True)
@@ -192,7 +198,7 @@ def _process(group: QuizFiles, split: int = 0) -> QuizOutcome:
     }
     cached = job.cache.quizzes.get(group.quiz_id)
     if cached and all(paths is not None for paths in reusable.values()):
-        outcome.diagnostics = [_diagnostic_from(d) for d in cached.warnings]
+        outcome.diagnostics = [Diagnostic.from_json(d) for d in cached.warnings]
         outcome.summaries = [QuizSummary(**s) for s in cached.summaries]  # type: ignore[arg-type]
         outcome.reused = {key: paths for key, paths in reusable.items() if paths is not None}
         return outcome
@@ -228,10 +234,17 @@ def _process(group: QuizFiles, split: int = 0) -> QuizOutcome:
 def _render(active: ActiveRenderer, translations: QuizTranslations) -> list[PurePosixPath]:
     """Render one quiz in one format into the staging folder; the files written."""
     assert _JOB is not None
+    return _stage(_JOB.staging, active.name, active.renderer.render_quiz(translations))
+
+
+def _stage(
+    staging: Staging, format_name: str, outputs: Iterable[OutputFile]
+) -> list[PurePosixPath]:
+    """Stage a renderer's files under its format's folder; their paths in the output folder."""
     written = []
-    for output in active.renderer.render_quiz(translations):
-        relative = PurePosixPath(active.name) / output.path
-        _JOB.staging.write(relative, output.content)
+    for output in outputs:
+        relative = PurePosixPath(format_name) / output.path
+        staging.write(relative, output.content)
         written.append(relative)
     return written
 
@@ -247,12 +260,11 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
     summaries = sorted(
         (s for o in outcomes for s in o.summaries), key=lambda s: (s.quiz_id, s.lang)
     )
-    bank_files = []
-    for active in job.renderers:
-        for output in active.renderer.render_bank(summaries):
-            relative = PurePosixPath(active.name) / output.path
-            job.staging.write(relative, output.content)
-            bank_files.append(relative)
+    bank_files = [
+        path
+        for active in job.renderers
+        for path in _stage(job.staging, active.name, active.renderer.render_bank(summaries))
+    ]
     written = [p for o in outcomes for paths in o.written.values() for p in paths] + bank_files
     job.staging.commit(written)
     result.written = len(written)
@@ -286,13 +298,3 @@ def _prune(job: _Job, outcomes: list[QuizOutcome], written: set[str]) -> None:
             if job.cache.stamps[recorded] == file_stamp(path):
                 path.unlink(missing_ok=True)
             del job.cache.stamps[recorded]
-
-
-def _diagnostic_from(data: dict[str, object]) -> Diagnostic:
-    return Diagnostic(
-        str(data["path"]),
-        Position(int(str(data["line"])), int(str(data["column"]))),
-        Severity(str(data["severity"])),
-        str(data["field"]),
-        str(data["message"]),
-    )

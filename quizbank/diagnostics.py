@@ -49,6 +49,17 @@ class Diagnostic:
         del data["position"]
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Diagnostic:
+        """The diagnostic that `as_json` wrote (the build cache keeps warnings this way)."""
+        return cls(
+            str(data["path"]),
+            Position(int(str(data["line"])), int(str(data["column"]))),
+            Severity(str(data["severity"])),
+            str(data["field"]),
+            str(data["message"]),
+        )
+
 
 def display_path(path: Path) -> str:
     """A path as the author typed it or relative to the working folder when it is below it."""
@@ -65,15 +76,8 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: int = 0
 
-    def add(self, diagnostic: Diagnostic) -> None:
-        self.diagnostics.append(diagnostic)
-
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics.extend(diagnostics)
-
-    def merge(self, other: Report) -> None:
-        self.diagnostics.extend(other.diagnostics)
-        self.files += other.files
 
     def __iter__(self) -> Iterator[Diagnostic]:
         return iter(sorted(self.diagnostics, key=lambda d: d.sort_key))

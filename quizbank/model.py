@@ -135,7 +135,6 @@ class TrueFalse(_Question):
 
 
 Question = Annotated[SingleChoice | MultipleChoice | TrueFalse, Field(discriminator="type")]
-ChoiceQuestion = SingleChoice | MultipleChoice
 
 
 class Quiz(_Strict):

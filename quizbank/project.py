@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,7 +66,6 @@ class CheckedQuiz:
     quiz_id: str
     translations: dict[str, Quiz]
     diagnostics: list[Diagnostic]
-    sources: dict[str, Path]
 
     @property
     def ok(self) -> bool:
@@ -85,10 +84,4 @@ def check_quiz(group: QuizFiles, languages: list[str], *, strict: bool) -> Check
     check_translations(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.diagnostics]
-    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, dict(group.files))
-
-
-def check_bank(bank: Bank, *, strict: bool) -> Iterator[CheckedQuiz]:
-    """Check quiz after quiz, so that memory holds one quiz at a time."""
-    for group in bank.groups:
-        yield check_quiz(group, bank.languages, strict=strict)
+    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics)
