@@ -81,21 +81,41 @@ _PARSERS = {False: _parser(False), True: _parser(True)}
 
 
 def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
-    """Markdown source to safe HTML; `inline` drops the paragraph around a one-line text."""
-    return _to_html(text, is_rtl(lang), inline)
+    """Markdown source to safe HTML; `inline` drops the paragraph around a one-paragraph text.
+
+    A text that is more than one paragraph is rendered inline by markdown-it's inline rules, so
+    that block syntax (`- item`, `# title`) stays text where only phrasing content may go.
+    """
+    rtl = is_rtl(lang)
+    block, paragraph = _rendered(text, rtl)
+    if not inline:
+        return block
+    return paragraph if paragraph is not None else _inline_only(text, rtl)
 
 
-# Every renderer asks for the same texts of a quiz (a page, an export, an XML file), so the HTML
-# of the last few thousand is kept; one key per text, direction and mode, however it was asked.
-@lru_cache(maxsize=16384)
-def _to_html(text: str, rtl: bool, inline: bool) -> str:
+# Every renderer asks for the same texts of a quiz (a page, an export, an XML file), some as
+# blocks and some inline: one parse gives both, and the last few thousand texts are kept.
+@lru_cache(maxsize=8192)
+def _rendered(text: str, rtl: bool) -> tuple[str, str | None]:
+    """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
     pieces = _plain_pieces(text)
-    if pieces is None:
-        md = _PARSERS[rtl]
-        html: str = md.renderInline(text) if inline else md.render(text)
-        return html.strip()
-    html = _render_pieces(pieces, rtl)
-    return html if inline else f"<p>{html}</p>"
+    if pieces is not None:
+        inside = _render_pieces(pieces, rtl)
+        return f"<p>{inside}</p>", inside
+    md = _PARSERS[rtl]
+    env: EnvType = {}
+    tokens = md.parse(text, env)
+    block: str = md.renderer.render(tokens, md.options, env).strip()
+    if [t.type for t in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+        return block, None
+    paragraph: str = md.renderer.render(tokens[1:2], md.options, env).strip()
+    return block, paragraph
+
+
+@lru_cache(maxsize=1024)
+def _inline_only(text: str, rtl: bool) -> str:
+    html: str = _PARSERS[rtl].renderInline(text)
+    return html.strip()
 
 
 def to_plain(text: str) -> str:

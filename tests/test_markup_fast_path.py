@@ -1,12 +1,14 @@
 """`quizbank.markup`'s fast path gives, byte for byte, what markdown-it gives.
 
 Plain one-line texts with `code` spans skip markdown-it; every text here goes through both, in
-left-to-right and right-to-left languages, as blocks and inline, and as plain text.
+left-to-right and right-to-left languages, as blocks and inline, and as plain text. Inline, a text
+of one paragraph is that paragraph's inside; any other text is rendered by the inline rules.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -38,8 +40,16 @@ PIECES = [
 
 
 def _reference_html(text: str, rtl: bool, inline: bool) -> str:
+    """markdown-it's HTML; inline, the inside of the paragraph when the text is one paragraph,
+    and markdown-it's inline rendering of the whole text otherwise."""
     md = markup._PARSERS[rtl]
-    html: str = md.renderInline(text) if inline else md.render(text)
+    block = md.render(text).strip()
+    if not inline:
+        return block
+    one = re.fullmatch(r"<p>(.*)</p>", block, re.DOTALL)
+    if one and "<p>" not in one[1] and "</p>" not in one[1]:
+        return one[1]
+    html: str = md.renderInline(text)
     return html.strip()
 
 
