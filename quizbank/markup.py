@@ -100,16 +100,37 @@ def _rendered(text: str, rtl: bool) -> tuple[str, str | None]:
     """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
     pieces = _plain_pieces(text)
     if pieces is not None:
-        inside = _render_pieces(pieces, rtl)
-        return f"<p>{inside}</p>", inside
+        return _paragraph(_render_pieces(pieces, rtl))
     md = _PARSERS[rtl]
     env: EnvType = {}
+    if _one_line_paragraph(text):
+        return _paragraph(md.renderer.render(md.parseInline(text, env), md.options, env))
     tokens = md.parse(text, env)
     block: str = md.renderer.render(tokens, md.options, env).strip()
     if [t.type for t in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
         return block, None
     paragraph: str = md.renderer.render(tokens[1:2], md.options, env).strip()
     return block, paragraph
+
+
+def _paragraph(inside: str) -> tuple[str, str]:
+    return f"<p>{inside}</p>", inside
+
+
+# What can open a block other than a paragraph on the first line of a text (a heading, quote,
+# list, rule, fence, table, reference or indented code); a line after it could end a paragraph.
+_BLOCK_OPENER = re.compile(r"[#>\-+*=_|~`\[<0-9 \t]")
+
+
+def _one_line_paragraph(text: str) -> bool:
+    """True if Markdown reads the text as one paragraph of that one line, as it is: then only
+    its inline syntax needs parsing."""
+    return (
+        bool(text)
+        and text == text.strip()
+        and not _BLOCK_OPENER.match(text)
+        and not _CODE_BREAK.search(text)
+    )
 
 
 @lru_cache(maxsize=1024)

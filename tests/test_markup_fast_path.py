@@ -2,7 +2,9 @@
 
 Plain one-line texts with `code` spans skip markdown-it; every text here goes through both, in
 left-to-right and right-to-left languages, as blocks and inline, and as plain text. Inline, a text
-of one paragraph is that paragraph's inside; any other text is rendered by the inline rules.
+of one paragraph is that paragraph's inside; any other text is rendered by the inline rules. One
+line that cannot open any other block is parsed as inline Markdown only: that shortcut is checked
+here too.
 """
 
 from __future__ import annotations
@@ -97,6 +99,9 @@ def test_random_texts_render_as_markdown_it_renders_them() -> None:
     texts = _random_texts(1500, seed=20261202)
     taken = sum(_check(text) for text in texts)
     assert taken > 1000  # the comparison means something: many texts took the fast path
+    # and many others were parsed as one line of inline Markdown, with no block parse
+    one_line = [t for t in texts if markup._plain_pieces(t) is None]
+    assert sum(map(markup._one_line_paragraph, one_line)) > 200
 
 
 @pytest.mark.parametrize("lang", ["en", "ur"])
