@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, StringConstraints
+from pydantic_core import to_json
 
 import quizbank
 from quizbank.markup import to_html
@@ -28,7 +29,6 @@ from quizbank.model import (
     SingleChoice,
     Slug,
     TrueFalse,
-    text_fields,
 )
 from quizbank.renderer import (
     OutputFile,
@@ -41,8 +41,6 @@ from quizbank.renderer import (
 FORMAT_VERSION = 1
 SCHEMA_FILE = "schema.json"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-# Titles are headings and labels: their HTML is inline (no `<p>`). Every other text is a block.
-_INLINE_FIELDS = frozenset({"title"})
 
 
 class JsonOptions(RendererOptions):
@@ -51,7 +49,7 @@ class JsonOptions(RendererOptions):
         ge=0,
         le=8,
         description="Spaces per nesting level, for reading by eye; 0 (the default, for other "
-        "platforms) writes compact JSON on one line with the fast C encoder.",
+        "platforms) writes compact JSON on one line.",
     )
 
 
@@ -172,56 +170,99 @@ def unexported_fields(
 if _unexported := unexported_fields():
     raise TypeError(f"the JSON export does not match the model: {', '.join(_unexported)}")
 
-_QUIZ_KEYS = _export_keys(QuizExport)
-_GUIDE_KEYS = _export_keys(ExportGuide)
-_OPTION_KEYS = _export_keys(ExportOption)
-_QUESTION_KEYS = {
-    "single_choice": _export_keys(ExportSingleChoice),
-    "multiple_choice": _export_keys(ExportMultipleChoice),
-    "true_false": _export_keys(ExportTrueFalse),
-}
+
+def _text(text: str, lang: str) -> dict[str, str]:
+    """A text as the export writes it: its Markdown, and its HTML (paragraphs, lists)."""
+    return {"markdown": text, "html": to_html(text, lang)}
 
 
-def _ordered(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    return {key: data[key] for key in keys}
+def _title(text: str, lang: str) -> dict[str, str]:
+    """A title: headings and labels take its HTML, which is inline (no `<p>`)."""
+    return {"markdown": text, "html": to_html(text, lang, inline=True)}
+
+
+def _optional_text(text: str | None, lang: str) -> dict[str, str] | None:
+    return None if text is None else _text(text, lang)
+
+
+def _guide(guide: Guide, lang: str) -> dict[str, Any]:
+    return {"title": _title(guide.title, lang), "url": str(guide.url)}
+
+
+def _option(option: Option, lang: str) -> dict[str, Any]:
+    return {
+        "id": option.id,
+        "text": _text(option.text, lang),
+        "feedback": _optional_text(option.feedback, lang),
+    }
+
+
+def _question(question: SingleChoice | MultipleChoice | TrueFalse, lang: str) -> dict[str, Any]:
+    """One question with the fields of its export model, in that model's order."""
+    data: dict[str, Any] = {
+        "id": question.id,
+        "type": question.type,
+        "prompt": _text(question.prompt, lang),
+        "explanation": _text(question.explanation, lang),
+        "points": float(question.points),  # a default of 1 is an int until it is dumped
+    }
+    if isinstance(question, TrueFalse):
+        data["answer"] = question.answer
+        data["feedback_true"] = _optional_text(question.feedback_true, lang)
+        data["feedback_false"] = _optional_text(question.feedback_false, lang)
+    else:
+        data["options"] = [_option(option, lang) for option in question.options]
+        data["answer"] = (
+            question.answer if isinstance(question, SingleChoice) else [*question.answer]
+        )
+    return data
 
 
 def export_data(quiz: Quiz) -> dict[str, Any]:
     """A quiz as its export: fields in the export model's order, each text as Markdown and HTML.
 
-    Built from the validated model in one pass; the fields are those of the export model (checked
-    when the module loads), and the tests validate exports against the published schema."""
-    data: dict[str, Any] = {
+    Built straight from the validated model; the fields are those of the export model (checked
+    when the module loads), and the tests validate exports against the published schema and
+    against what the export model makes of them."""
+    lang, guide = quiz.lang, quiz.guide
+    return {
         "$schema": f"../{SCHEMA_FILE}",
         "format_version": FORMAT_VERSION,
         "quizbank_version": quizbank.__version__,
-        **quiz.model_dump(mode="json"),
+        "id": quiz.id,
+        "lang": lang,
+        "title": _title(quiz.title, lang),
+        "description": _text(quiz.description, lang),
+        "level": quiz.level.value,
+        "guide": None if guide is None else _guide(guide, lang),
+        "tags": [*quiz.tags],
+        "questions": [_question(question, lang) for question in quiz.questions],
     }
-    for loc, text in text_fields(quiz):
-        *parents, name = loc
-        node: Any = data
-        for part in parents:
-            node = node[part]
-        inline = name in _INLINE_FIELDS
-        node[name] = {"markdown": text, "html": to_html(text, quiz.lang, inline=inline)}
-    data = _ordered(data, _QUIZ_KEYS)
-    if data["guide"] is not None:
-        data["guide"] = _ordered(data["guide"], _GUIDE_KEYS)
-    questions = []
-    for question in data["questions"]:
-        question = _ordered(question, _QUESTION_KEYS[question["type"]])
-        if "options" in question:
-            question["options"] = [_ordered(o, _OPTION_KEYS) for o in question["options"]]
-        questions.append(question)
-    data["questions"] = questions
-    return data
 
 
-def _dumps(data: object, indent: int) -> str:
-    """JSON text: compact on one line for indent 0, else indented; UTF-8 as it is."""
-    if indent == 0:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+# Below this, pydantic writes a float positionally (`0.00001`) where json.dumps has `1e-05`.
+_POSITIONAL_FLOATS = 1e-4
+
+
+def _dumps(data: object, indent: int, *, small_floats: bool = False) -> bytes:
+    """UTF-8 JSON with a final newline, as `json.dumps(data, ensure_ascii=False)` writes it:
+    compact on one line for indent 0, else indented.
+
+    pydantic's serializer writes those very bytes (the same escapes, separators and indentation)
+    several times faster, floats under 1e-4 aside: `small_floats` says data may hold one."""
+    if small_floats:
+        if indent == 0:
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        else:
+            text = json.dumps(data, ensure_ascii=False, indent=indent)
+        return f"{text}\n".encode()
+    return to_json(data, indent=indent or None) + b"\n"
+
+
+def export_json(quiz: Quiz, indent: int) -> bytes:
+    """The export file of a quiz: its export data as UTF-8 JSON."""
+    small_floats = any(question.points < _POSITIONAL_FLOATS for question in quiz.questions)
+    return _dumps(export_data(quiz), indent, small_floats=small_floats)
 
 
 class JsonRenderer(Renderer[JsonOptions]):
@@ -230,9 +271,14 @@ class JsonRenderer(Renderer[JsonOptions]):
     extension = "json"
     Options = JsonOptions
 
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        """Every language's export, written as bytes straight away (no str in between)."""
+        for lang in quiz.languages:
+            content = export_json(quiz[lang], self.options.indent)
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
+
     def render(self, quiz: QuizTranslations, lang: str) -> str:
-        return _dumps(export_data(quiz[lang]), self.options.indent)
+        return export_json(quiz[lang], self.options.indent).decode("utf-8")
 
     def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
-        text = _dumps(export_schema(), self.options.indent)
-        yield OutputFile(PurePosixPath(SCHEMA_FILE), text.encode("utf-8"))
+        yield OutputFile(PurePosixPath(SCHEMA_FILE), _dumps(export_schema(), self.options.indent))

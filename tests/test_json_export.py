@@ -17,6 +17,7 @@ from quizbank_renderers.json import (
     JsonOptions,
     JsonRenderer,
     QuizExport,
+    _dumps,
     export_data,
     unexported_fields,
 )
@@ -313,6 +314,56 @@ def test_a_model_field_missing_from_the_export_is_caught() -> None:
     assert "QuizExport.title (not in Narrowed)" in unexported_fields(
         [(Narrowed, quiz_export, header)]
     )
+
+
+# --- written as json.dumps writes it --------------------------------------------------------
+
+
+def _json_dumps(data: object, indent: int) -> str:
+    """What the export used to be written with, and must stay byte for byte."""
+    if indent == 0:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+
+
+TRICKY_VALUES: list[Any] = [
+    "".join(map(chr, range(0x800))),  # every control character, quotes, backslash, DEL, Latin
+    "\u2028\u2029\ufeff\uffef \U0001f600 چیک پوائنٹ </script> ]]>",
+    [1.0, 2.5, 0.1 + 0.2, 1e-4, 999.9999999999, 1000.0, 7, -3, 0],
+    {"": None, "nested": {"empty": {}, "list": [], "flags": [True, False]}},
+]
+
+
+@pytest.mark.parametrize("indent", [0, 1, 2, 8])
+@pytest.mark.parametrize("small_floats", [False, True])
+def test_written_as_json_dumps_writes_it(indent: int, small_floats: bool) -> None:
+    data = {"$schema": "../schema.json", "values": TRICKY_VALUES}
+    written = _dumps(data, indent, small_floats=small_floats)
+    assert written == _json_dumps(data, indent).encode("utf-8")
+
+
+@pytest.mark.parametrize("indent", [0, 2])
+def test_points_under_1e_4_are_written_as_json_dumps_writes_them(
+    english: Quiz, indent: int
+) -> None:
+    questions = [q.model_copy(update={"points": 1e-05}) for q in english.questions]
+    quiz = english.model_copy(update={"questions": questions})
+    text = _render(quiz, indent=indent)
+    assert text == _json_dumps(export_data(quiz), indent)
+    assert '"points":1e-05' in text.replace(" ", "")
+
+
+@pytest.mark.parametrize("quiz_name", ["english", "urdu", "hostile"])
+@pytest.mark.parametrize("indent", [0, 4])
+def test_files_are_the_rendered_text_in_utf8(
+    quiz_name: str, indent: int, request: pytest.FixtureRequest
+) -> None:
+    quiz: Quiz = request.getfixturevalue(quiz_name)
+    renderer = JsonRenderer(JsonOptions(indent=indent))
+    translations = QuizTranslations(quiz.id, {quiz.lang: quiz}, [quiz.lang])
+    [output] = renderer.render_quiz(translations)
+    assert output.content == renderer.render(translations, quiz.lang).encode("utf-8")
+    assert output.content.decode("utf-8") == _json_dumps(export_data(quiz), indent)
 
 
 # --- the plug-in -----------------------------------------------------------------------------
