@@ -18,8 +18,10 @@ Interface strings ("Answer key", "3 questions", True/False) come from quizbank's
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from string import ascii_uppercase
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -42,6 +44,10 @@ _SAFE_AUTOLINK = re.compile(r"<(?:https?|mailto):[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
 _LINK_TEXT_BRACKET = re.compile(r"(?<!\\)([\[\]])")
 _BULLETS = "-*+"
+# Markdown reads a fence only where three backticks or tildes open it, raw HTML only from a `<`.
+_GUARDED = re.compile(r"<|```|~~~")
+# A line that opens with a bullet after spaces or tabs (markdown-it ends lines at \n, \r\n, \r).
+_BULLET_LINE = re.compile(r"(?:\A|[\r\n])[ \t]*[-+*]")
 _LINE_BLOCKS = ("heading_open", "bullet_list_open", "ordered_list_open", "blockquote_open")
 
 
@@ -111,7 +117,10 @@ def safe_markdown(text: str) -> str:
     """Content Markdown as it may appear in the page: no live HTML, no open fence."""
     if is_plain_paragraph(text):
         return text  # one line of words, code and emphasis: nothing to guard, no parse needed
-    text = _close_fence(text.strip("\n"))
+    text = text.strip("\n")
+    if not _GUARDED.search(text):
+        return text  # no fence to close, no `<` to escape: nothing to guard, no parse needed
+    text = _close_fence(text)
     code = {
         n
         for t in _blocks(text)
@@ -163,82 +172,123 @@ def lead_and_rest(text: str) -> tuple[str, str]:
     return _CLOSING_HASHES.sub(r"\\\1", lead), "\n".join(lines[end:]).strip("\n")
 
 
+def _may_list_at_edge(text: str, *, last: bool) -> bool:
+    """False when no top-level list can end (or open) the text. A list needs a line that opens
+    with a bullet; one that opens the text comes after nothing but blank lines and link reference
+    definitions (they make no token), so the text's first character is a bullet or `[`."""
+    if last:
+        return _BULLET_LINE.search(text) is not None
+    return text.lstrip()[:1] in ("-", "+", "*", "[")
+
+
 def _edge_bullet(text: str, *, last: bool) -> str:
-    if not text or is_plain_paragraph(text):
-        return ""  # no list at either edge
+    """The bullet of the top-level list that ends (or opens) the text; "" if no list does."""
+    if not _may_list_at_edge(text, last=last) or is_plain_paragraph(text):
+        return ""  # no list at that edge
     top = [t for t in _blocks(text) if t.level == 0]
     kind = "bullet_list_close" if last else "bullet_list_open"
     return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
 
 
-def _item(bullet: str, label: str, text: str) -> str:
-    lead, rest = lead_and_rest(text)
-    item = f"{bullet} **{label}.** {lead}".rstrip()
-    indented = "\n".join(f"  {line}" if line.strip() else "" for line in rest.split("\n"))
-    return f"{item}\n\n{indented}" if rest else item
+@dataclass(frozen=True)
+class _Interface:
+    """The interface strings of one language, looked up once."""
+
+    true: str
+    false: str
+    choose_all: str
+    guide: str
+    answer_key: str
 
 
-Choices = Sequence[tuple[str, str]]
+@lru_cache(maxsize=32)
+def _interface(lang: str) -> _Interface:
+    _ = gettext_for(lang)
+    return _Interface(
+        true=_("True"),
+        false=_("False"),
+        choose_all="*" + _("Choose all that apply.") + "*",
+        guide=_("Guide: %(link)s"),
+        answer_key="## " + _("Answer key"),
+    )
 
 
-def _choices(question: Question, _: Callable[[str], str]) -> Choices:
-    """(id, text) of each choice; a true/false question offers True and False."""
+# (id, lead, rest) of a choice: its text split as `lead_and_rest` splits it, once per question.
+Choice = tuple[str, str, str]
+
+
+def _choices(question: Question, interface: _Interface) -> list[Choice]:
+    """The choices of a question; a true/false question offers True and False."""
     if isinstance(question, TrueFalse):
-        return [("true", _("True")), ("false", _("False"))]
-    return [(option.id, option.text) for option in question.options]
+        texts = [("true", interface.true), ("false", interface.false)]
+    else:
+        texts = [(option.id, option.text) for option in question.options]
+    return [(choice_id, *lead_and_rest(text)) for choice_id, text in texts]
 
 
-def _letter(number: int) -> str:
-    return chr(ord("A") + number)
+def _bullet(neighbour: str) -> str:
+    """A list marker other than that of the list beside the list (if any): the lists stay apart."""
+    return next(b for b in _BULLETS if b != neighbour)
 
 
-def _options(
-    choices: Choices, right: Sequence[str] = (), *, before: str = "", after: str = ""
-) -> str:
-    """Lettered choices (only the right ones, if given) in a list that cannot merge with another."""
-    neighbours = {_edge_bullet(before, last=True), _edge_bullet(after, last=False)}
-    bullet = next(b for b in _BULLETS if b not in neighbours)
+def _item(bullet: str, letter: str, lead: str, rest: str) -> str:
+    """A lettered list item: the lead on its line, any further blocks indented inside it."""
+    item = f"{bullet} **{letter}.** {lead}".rstrip()
+    if not rest:
+        return item
+    indented = "\n".join(f"  {line}" if line.strip() else "" for line in rest.split("\n"))
+    return f"{item}\n\n{indented}"
+
+
+def _options(choices: Sequence[Choice], bullet: str, right: Sequence[str] = ()) -> str:
+    """Lettered choices (only the right ones, if given) in one list."""
     return "\n".join(
-        _item(bullet, _letter(number), text)
-        for number, (choice_id, text) in enumerate(choices)
+        _item(bullet, ascii_uppercase[number], lead, rest)
+        for number, (choice_id, lead, rest) in enumerate(choices)
         if not right or choice_id in right
     )
 
 
-def _right_letters(choices: Choices, right: Sequence[str]) -> str:
-    ids = [choice_id for choice_id, _ in choices]
-    return ", ".join(_letter(ids.index(choice_id)) for choice_id in right)
+def _right_letters(choices: Sequence[Choice], right: Sequence[str]) -> str:
+    ids = [choice_id for choice_id, _, _ in choices]
+    return ", ".join(ascii_uppercase[ids.index(choice_id)] for choice_id in right)
 
 
-def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
-    """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key."""
-    _, ngettext = gettext_for(quiz.lang), ngettext_for(quiz.lang)
+def _header(quiz: Quiz, interface: _Interface) -> list[str]:
+    """The title, description, level and question count, and the guide's link."""
     count = len(quiz.questions)
-    questions = ngettext("%(number)s question", "%(number)s questions", count) % {
-        "number": format_number(count, quiz.lang)
-    }
+    questions = ngettext_for(quiz.lang)("%(number)s question", "%(number)s questions", count)
+    questions %= {"number": format_number(count, quiz.lang)}
     blocks = [f"# {lead_and_rest(quiz.title)[0]}", safe_markdown(quiz.description)]
     blocks.append(f"{level_name(quiz.level, quiz.lang)} · {questions}")
     if quiz.guide:
         guide = _LINK_TEXT_BRACKET.sub(r"\\\1", lead_and_rest(quiz.guide.title)[0])
         url = str(quiz.guide.url).replace("(", "%28").replace(")", "%29")
-        blocks.append(_("Guide: %(link)s") % {"link": f"[{guide}]({url})"})
-    choices = [_choices(question, _) for question in quiz.questions]
+        blocks.append(interface.guide % {"link": f"[{guide}]({url})"})
+    return blocks
+
+
+def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
+    """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key.
+
+    One pass over the questions writes both sections, each choice's text split only once."""
+    interface = _interface(quiz.lang)
+    blocks = _header(quiz, interface)
+    key = [interface.answer_key] if answers else []
     for number, question in enumerate(quiz.questions, 1):
+        choices = _choices(question, interface)
         lead, rest = lead_and_rest(question.prompt)
         blocks += [f"## {number}. {lead}".rstrip(), rest]
         if question.type == "multiple_choice":
-            blocks.append("*" + _("Choose all that apply.") + "*")
-        blocks.append(_options(choices[number - 1], before=rest))
-    if answers:
-        blocks.append("## " + _("Answer key"))
-        for number, question in enumerate(quiz.questions, 1):
+            blocks.append(interface.choose_all)
+        blocks.append(_options(choices, _bullet(_edge_bullet(rest, last=True))))
+        if answers:
             explanation = safe_markdown(question.explanation)
             right = question.answer_ids
-            blocks.append(f"### {number}. {_right_letters(choices[number - 1], right)}")
-            blocks.append(_options(choices[number - 1], right, after=explanation))
-            blocks.append(explanation)
-    body = "\n\n".join(block for block in blocks if block)
+            key.append(f"### {number}. {_right_letters(choices, right)}")
+            key.append(_options(choices, _bullet(_edge_bullet(explanation, last=False)), right))
+            key.append(explanation)
+    body = "\n\n".join(block for block in blocks + key if block)
     if is_rtl(quiz.lang):
         body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'
     return body + "\n"

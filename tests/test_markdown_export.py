@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import random
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from quizbank_renderers import markdown as renderer
 from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_markdown
 
 from quizbank.errors import UsageError
+from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizTranslations
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from generate import generate_bank  # noqa: E402
+
 COMMONMARK = MarkdownIt("commonmark")  # raw HTML on, as on Markdown hosts: we must not emit it
 HOSTILE = "<script>alert('x')</script> ]]> \"quoted\" & AT&T <!-- c --> <b>bold</b> `<kbd>`"
 RTL_DIV = '<div dir="rtl" lang="ur">'
@@ -373,6 +380,65 @@ def test_true_false_offers_true_and_false(tricky: Quiz) -> None:
 def test_safe_markdown(source: str, expected: str) -> None:
     assert safe_markdown(source) == expected
     assert _html_tokens(_parse(safe_markdown(source))) == []
+
+
+# --- texts that cannot need a parse are not parsed ------------------------------------------
+
+# Lines and pieces of lines that make (or nearly make) fences, code, lists, references and HTML.
+LINES = [
+    *("Some words.", "a <b>tag</b> & more", "`a < b` code", "[link](https://example.org)"),
+    *("- item", "* item", "+ item", "  - nested", "1. one", "2) two", "> quote", "> - in quote"),
+    *("```", "```python", "~~~", "``", "~~", "    indented <code>", "\tcode <x>", "-     <code>"),
+    *("[ref]: https://example.org", "[ref]:", "[a]", "<div>", "</div>", "<!-- c -->", "# head"),
+    *("---", "***", "- - -", "===", "| a | b |", "| - | - |", "", " ", "\t", "\xa0", "\x0c"),
+]
+
+
+def _tricky_texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        lines = rng.choices(LINES, k=rng.randint(1, 6))
+        text = rng.choice(["\n", "\r\n", "\r", "\n\n"]).join(lines)
+        texts.append(rng.choice(["", "\n", " ", "\xa0"]) + text + rng.choice(["", "\n"]))
+    return texts
+
+
+def _guarded_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Take the shortcuts away: every text is parsed for its fences, HTML and lists."""
+    monkeypatch.setattr(renderer, "_GUARDED", re.compile(""))
+    monkeypatch.setattr(renderer, "_may_list_at_edge", lambda text, last: True)
+    for function in (renderer.safe_markdown, renderer.lead_and_rest, renderer._blocks):
+        function.cache_clear()
+
+
+def test_texts_skipped_by_the_shortcuts_come_out_as_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = _tricky_texts(3000, seed=11)
+
+    def outputs() -> list[tuple[str, str, str]]:
+        safe = [safe_markdown(text) for text in texts]
+        first = [renderer._edge_bullet(text, last=False) for text in texts + safe]
+        last = [renderer._edge_bullet(text, last=True) for text in texts + safe]
+        return list(zip(safe + safe, first, last, strict=True))
+
+    shortcut = outputs()
+    assert sum(bullet != "" for _, bullet, _ in shortcut) > 100  # lists open many texts
+    assert sum(bullet != "" for _, _, bullet in shortcut) > 100  # and end many
+    _guarded_everywhere(monkeypatch)
+    assert outputs() == shortcut
+
+
+def test_pages_are_the_same_when_every_text_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hostile: Quiz, tricky: Quiz
+) -> None:
+    paths = [*generate_bank(tmp_path, 2, 15, seed=5), *sorted((ROOT / "content").rglob("*.yaml"))]
+    quizzes = [quiz for path in paths if (quiz := load_quiz(path).quiz) is not None]
+    quizzes += [hostile, tricky, _hostile("ur")]
+    shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
+    _guarded_everywhere(monkeypatch)
+    assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
 
 
 # --- the plug-in -----------------------------------------------------------------------------
