@@ -4,6 +4,12 @@ One file per quiz and language: a category question first, then a `multichoice` 
 question per question, every text as HTML in CDATA. With `multilang=true` the renderer also
 writes `multilang/<quiz-id>.xml`, each question holding every language in the spans of Moodle's
 multilang filter.
+
+The XML is written as text, a question at a time, byte for byte as lxml's
+`tostring(pretty_print=True)` wrote the tree this renderer used to build (building and
+serialising a tree of every element was most of its time, and much of its memory on a big
+quiz). Every text is escaped by `xml.sax.saxutils.escape`, or is HTML in CDATA; each question is
+checked for the characters that XML cannot carry.
 """
 
 from __future__ import annotations
@@ -15,9 +21,8 @@ from html import escape
 from operator import attrgetter
 from pathlib import PurePosixPath
 from typing import Literal, Protocol, TypeVar
+from xml.sax.saxutils import escape as xml_escape
 
-from lxml import etree
-from lxml.etree import CDATA
 from pydantic import Field
 
 from quizbank.crosslang import reference_language
@@ -82,17 +87,21 @@ def wrong_grade(count: int) -> float:
     return -min(grade for grade in POSITIVE_GRADES if grade >= 100 / count - TOLERANCE)
 
 
-def _grades(question: SingleChoice | MultipleChoice) -> dict[str, float]:
-    right = question.answer_ids
-    wrong = [option.id for option in question.options if option.id not in right]
-    if isinstance(question, SingleChoice):
-        return {option.id: 100.0 if option.id in right else 0.0 for option in question.options}
-    grades = dict(zip(right, right_grades(len(right)), strict=True))
-    return grades | dict.fromkeys(wrong, wrong_grade(len(wrong)) if wrong else 0.0)
-
-
+@lru_cache(maxsize=64)
 def _percent(grade: float) -> str:
+    """A grade as Moodle's fraction attribute: `33.33333`, `50`, `-25`."""
     return f"{grade:.5f}".rstrip("0").rstrip(".")
+
+
+def _fractions(question: SingleChoice | MultipleChoice) -> dict[str, str]:
+    """Each option's grade in percent, as the `fraction` of its answer."""
+    right = question.answer_ids
+    if isinstance(question, SingleChoice):
+        return {option.id: "100" if option.id in right else "0" for option in question.options}
+    wrong = [option.id for option in question.options if option.id not in right]
+    grades = dict(zip(right, right_grades(len(right)), strict=True))
+    grades |= dict.fromkeys(wrong, wrong_grade(len(wrong)) if wrong else 0.0)
+    return {option_id: _percent(grade) for option_id, grade in grades.items()}
 
 
 def _idnumber(*parts: str) -> str:
@@ -115,12 +124,9 @@ def _category_name(name: str) -> str:
 
 
 # Moodle cleans names with PARAM_TEXT (strip_tags): `List<String>` would lose `<String>`.
-_ANGLE_QUOTES = str.maketrans({"<": "\u2039", ">": "\u203a"})
-
-
 def _untagged(text: str) -> str:
     """Plain text with `<` and `>` as single angle quotes, so no part looks like a tag."""
-    return text.translate(_ANGLE_QUOTES)
+    return text.replace("<", "\u2039").replace(">", "\u203a")
 
 
 def _question_name(question: Question) -> str:
@@ -130,21 +136,45 @@ def _question_name(question: Question) -> str:
     return text or question.id
 
 
+@lru_cache(maxsize=64)
+def _direction(lang: str) -> tuple[str, str]:
+    """What goes around HTML in `lang`: a right-to-left `<div>`, or nothing."""
+    if is_rtl(lang):
+        return f'<div lang="{escape(lang)}" dir="rtl">', "</div>"
+    return "", ""
+
+
+def _localised(text: str, lang: str, inline: bool) -> str:
+    """The HTML of a text in `lang`."""
+    before, after = _direction(lang)
+    return f"{before}{to_html(text, lang, inline=inline)}{after}"
+
+
 def _html(versions: Versions[T], get: Callable[[T], str | None], *, inline: bool = False) -> str:
     """One text as HTML; in several languages, as adjacent multilang spans."""
-    parts = []
-    for lang, item in versions:
+    if len(versions) == 1:
+        lang, item = versions[0]
         text = get(item)
-        if text:
-            html = to_html(text, lang, inline=inline)
-            if is_rtl(lang):
-                html = f'<div lang="{escape(lang)}" dir="rtl">{html}</div>'
-            parts.append((lang, html))
-    if len(parts) < 2:
-        return parts[0][1] if parts else ""
+        return _localised(text, lang, inline) if text else ""
+    texts = [(lang, text) for lang, item in versions if (text := get(item))]
+    if len(texts) == 1:
+        lang, text = texts[0]
+        return _localised(text, lang, inline)
     return "".join(
-        f'<span lang="{escape(lang)}" class="multilang">{html}</span>' for lang, html in parts
+        f'<span lang="{escape(lang)}" class="multilang">{_localised(text, lang, inline)}</span>'
+        for lang, text in texts
     )
+
+
+_DESCRIPTION = attrgetter("description")
+_PROMPT = attrgetter("prompt")
+_EXPLANATION = attrgetter("explanation")
+_TEXT = attrgetter("text")
+_FEEDBACK = attrgetter("feedback")
+_TRUE_FALSE = (
+    (True, "true", attrgetter("feedback_true")),
+    (False, "false", attrgetter("feedback_false")),
+)
 
 
 class _HasId(Protocol):
@@ -155,25 +185,108 @@ class _HasId(Protocol):
 IdT = TypeVar("IdT", bound=_HasId)
 
 
-def _find(items: Sequence[IdT], item_id: str) -> IdT | None:
-    return next((item for item in items if item.id == item_id), None)
+def _aligned(versions: Versions[Sequence[IdT]]) -> list[tuple[IdT, Versions[IdT]]]:
+    """Each item of the first language, with the item of the same id in each language.
+
+    By a dictionary per language: finding each item by a scan made a quiz of 5,000 questions
+    take quadratic time.
+    """
+    (lang, items), *others = versions
+    if not others:
+        return [(item, [(lang, item)]) for item in items]
+    indexes = [(other, {item.id: item for item in rest}) for other, rest in others]
+    return [
+        (item, [(lang, item), *((o, same) for o, index in indexes if (same := index.get(item.id)))])
+        for item in items
+    ]
 
 
-def _sub(
-    parent: etree._Element, tag: str, text: str | None = None, **attrib: str
-) -> etree._Element:
-    element = etree.SubElement(parent, tag, attrib)
-    element.text = text
-    return element
+_XML_DECLARATION = "<?xml version='1.0' encoding='UTF-8'?>\n"
+# lxml's serialiser writes a carriage return in text as a character reference.
+_ENTITIES = {"\r": "&#13;"}
+_SHOW_NUM_CORRECT = "    <shownumcorrect/>\n"
+_CONTROL_BYTES = bytes(byte for byte in range(0x20) if byte not in b"\t\n\r")
 
 
-def _set_html(element: etree._Element, html: str) -> None:
-    """HTML as the element's text: in CDATA, or escaped where CDATA cannot hold it (`]]>`)."""
-    element.text = CDATA(html) if html and "]]>" not in html else html
+def _text(text: str) -> str:
+    """Text escaped as an element's content, as lxml escapes it."""
+    return xml_escape(text, _ENTITIES)
 
 
-def _html_field(parent: etree._Element, tag: str, html: str) -> None:
-    _set_html(_sub(_sub(parent, tag, format="html"), "text"), html)
+def _cdata(html: str) -> str:
+    """HTML as an element's content: in CDATA, or escaped where CDATA cannot hold it (`]]>`)."""
+    return f"<![CDATA[{html}]]>" if html and "]]>" not in html else _text(html)
+
+
+def _field(tag: str, html: str, indent: str = "    ") -> str:
+    """An HTML field: `<tag format="html">` around a `<text>` with the HTML."""
+    return (
+        f'{indent}<{tag} format="html">\n{indent}  <text>{_cdata(html)}</text>\n{indent}</{tag}>\n'
+    )
+
+
+def _tags(tags: Sequence[str]) -> str:
+    """The `<tags>` of every question of a quiz; nothing when it has none."""
+    if not tags:
+        return ""
+    items = "".join(
+        f"      <tag>\n        <text>{_text(tag)}</text>\n      </tag>\n" for tag in tags
+    )
+    return f"    <tags>\n{items}    </tags>\n"
+
+
+@lru_cache(maxsize=16)
+def _settings(single: bool, shuffle: bool, numbering: str) -> str:
+    """What a multichoice question sets before its answers."""
+    return (
+        f"    <single>{'true' if single else 'false'}</single>\n"
+        f"    <shuffleanswers>{'true' if shuffle else 'false'}</shuffleanswers>\n"
+        f"    <answernumbering>{_text(numbering)}</answernumbering>\n"
+        "    <showstandardinstruction>1</showstandardinstruction>\n"
+        f"{_field('correctfeedback', '')}"
+        f"{_field('partiallycorrectfeedback', '')}"
+        f"{_field('incorrectfeedback', '')}"
+        f"{'' if single else _SHOW_NUM_CORRECT}"
+    )
+
+
+def _choices(
+    first: SingleChoice | MultipleChoice, versions: Versions[SingleChoice | MultipleChoice]
+) -> list[str]:
+    """The answers of a multichoice question: each option with its grade and feedback."""
+    fractions = _fractions(first)
+    return [
+        f'    <answer fraction="{fractions[option.id]}" format="html">\n'
+        f"      <text>{_cdata(_html(same, _TEXT, inline=True))}</text>\n"
+        f"{_field('feedback', _html(same, _FEEDBACK, inline=True), '      ')}"
+        "    </answer>\n"
+        for option, same in _aligned([(lang, question.options) for lang, question in versions])
+    ]
+
+
+def _true_false(first: TrueFalse, versions: Versions[TrueFalse]) -> list[str]:
+    """The two answers of a true/false question."""
+    # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
+    return [
+        f'    <answer fraction="{"100" if first.answer is value else "0"}">\n'
+        f"      <text>{word}</text>\n"
+        f"{_field('feedback', _html(versions, feedback, inline=True), '      ')}"
+        "    </answer>\n"
+        for value, word, feedback in _TRUE_FALSE
+    ]
+
+
+def _encoded(xml: str) -> bytes:
+    """A piece of a file as UTF-8; a ValueError if it holds a character XML cannot carry.
+
+    Those are what lxml refused in any text of the tree this renderer used to build: a lone
+    surrogate (UTF-8 cannot encode it), a control character other than tab, newline and
+    carriage return (in UTF-8, a byte below 0x20 is only ever that character), U+FFFE, U+FFFF.
+    """
+    data = xml.encode()
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data) or "\ufffe" in xml or "\uffff" in xml:
+        raise ValueError("it holds a control character, U+FFFE or U+FFFF: XML cannot carry it")
+    return data
 
 
 class MoodleRenderer(Renderer[MoodleOptions]):
@@ -185,101 +298,84 @@ class MoodleRenderer(Renderer[MoodleOptions]):
     Options = MoodleOptions
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
-        return self._document(quiz.quiz_id, [(lang, quiz[lang])], lang)
+        return self._file(quiz.quiz_id, [(lang, quiz[lang])], lang).decode()
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         """The file of each language, and the multilang file when asked for and bilingual."""
-        yield from super().render_quiz(quiz)
+        for lang in quiz.languages:
+            content = self._file(quiz.quiz_id, [(lang, quiz[lang])], lang)
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
         langs = [lang for lang in quiz.languages if lang in quiz.by_lang]
         if not (self.options.multilang and len(langs) > 1):
             return
         first = reference_language(dict.fromkeys(langs))
         langs = [first, *(lang for lang in langs if lang != first)]
-        text = self._document(
-            quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], ", ".join(langs)
-        )
-        path = PurePosixPath("multilang", f"{quiz.quiz_id}.{self.extension}")
-        yield OutputFile(path, text.encode("utf-8"))
+        content = self._file(quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], ", ".join(langs))
+        yield OutputFile(PurePosixPath("multilang", f"{quiz.quiz_id}.{self.extension}"), content)
 
-    def _document(self, quiz_id: str, versions: Versions[Quiz], label: str) -> str:
-        """A category named after the quiz, then its questions.
+    def _file(self, quiz_id: str, versions: Versions[Quiz], label: str) -> bytes:
+        """The category, then each question, each checked and encoded as it is written.
 
-        The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
-        otherwise create a second category with the same idnumber, which aborts the import.
+        Pieces of UTF-8 joined once hold about the size of the file; a tree of every element,
+        or the whole text before it is encoded, held several times that for a big quiz.
         """
-        root = etree.Element("quiz")
-        category = _sub(root, "question", type="category")
-        title = f"{_untagged(to_plain(versions[0][1].title))} ({label})"
-        _sub(_sub(category, "category"), "text", f"$course$/top/{_category_name(title)}")
-        _html_field(category, "info", _html(versions, lambda quiz: quiz.description))
-        # Questions by id in each language (ids are unique in a valid quiz): finding each
-        # question by a scan made a quiz of 5,000 questions take quadratic time.
-        by_id = [(lang, {q.id: q for q in quiz.questions}) for lang, quiz in versions]
-        for question in versions[0][1].questions:
-            same = [(lang, q) for lang, index in by_id if (q := index.get(question.id))]
+        try:
+            parts = [_encoded(self._category(versions, label))]
+        except ValueError as exc:
+            raise RendererError(f"renderer 'moodle': quiz {quiz_id!r}: {exc}") from None
+        end = f"{_tags(versions[0][1].tags)}  </question>\n"
+        for question, same in _aligned([(lang, version.questions) for lang, version in versions]):
             try:
-                self._question(root, quiz_id, same, versions[0][1].tags)
+                parts.append(_encoded(self._question(quiz_id, same, end)))
             except ValueError as exc:
                 raise RendererError(
                     f"renderer 'moodle': quiz {quiz_id!r} question {question.id!r}: {exc}"
                 ) from None
-        xml: bytes = etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
-        return xml.decode("utf-8")
+        parts.append(b"</quiz>\n")
+        return b"".join(parts)
 
-    def _question(
-        self, root: etree._Element, quiz_id: str, versions: Versions[Question], tags: list[str]
-    ) -> None:
+    def _category(self, versions: Versions[Quiz], label: str) -> str:
+        """The XML declaration, then a category named after the quiz.
+
+        The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
+        otherwise create a second category with the same idnumber, which aborts the import.
+        """
+        title = f"{_untagged(to_plain(versions[0][1].title))} ({label})"
+        return (
+            f"{_XML_DECLARATION}<quiz>\n"
+            '  <question type="category">\n'
+            "    <category>\n"
+            f"      <text>{_text(f'$course$/top/{_category_name(title)}')}</text>\n"
+            "    </category>\n"
+            f"{_field('info', _html(versions, _DESCRIPTION))}"
+            "  </question>\n"
+        )
+
+    def _question(self, quiz_id: str, versions: Versions[Question], end: str) -> str:
+        """One question; `end` closes it, with the quiz's tags, after its answers."""
         first = versions[0][1]
-        kind = "truefalse" if isinstance(first, TrueFalse) else "multichoice"
-        element = _sub(root, "question", type=kind)
-        _sub(_sub(element, "name"), "text", _question_name(first))
-        _html_field(element, "questiontext", _html(versions, lambda q: q.prompt))
-        _html_field(element, "generalfeedback", _html(versions, lambda q: q.explanation))
-        _sub(element, "defaultgrade", f"{first.points:.7f}")
-        # Moodle's true/false form fixes the penalty at 1: a second try would give it away.
-        _sub(element, "penalty", "1" if kind == "truefalse" else "0.3333333")
-        _sub(element, "hidden", "0")
-        _sub(element, "idnumber", _idnumber(quiz_id, first.id))
         if isinstance(first, TrueFalse):
-            self._true_false(
-                element, first, [(lang, q) for lang, q in versions if isinstance(q, TrueFalse)]
-            )
+            # Moodle's true/false form fixes the penalty at 1: a second try would give it away.
+            kind, penalty, settings = "truefalse", "1", ""
+            statements = [(lang, q) for lang, q in versions if isinstance(q, TrueFalse)]
+            answers = _true_false(first, statements)
         else:
+            kind, penalty = "multichoice", "0.3333333"
+            single = isinstance(first, SingleChoice)
+            settings = _settings(single, self.options.shuffle, self.options.numbering)
             choices = [(lang, q) for lang, q in versions if not isinstance(q, TrueFalse)]
-            self._choice(element, first, choices)
-        if tags:
-            tag_list = _sub(element, "tags")
-            for tag in tags:
-                _sub(_sub(tag_list, "tag"), "text", tag)
-
-    def _true_false(
-        self, element: etree._Element, first: TrueFalse, versions: Versions[TrueFalse]
-    ) -> None:
-        # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
-        for value, word in ((True, "true"), (False, "false")):
-            answer = _sub(element, "answer", fraction="100" if first.answer is value else "0")
-            _sub(answer, "text", word)
-            feedback = _html(versions, attrgetter(f"feedback_{word}"), inline=True)
-            _html_field(answer, "feedback", feedback)
-
-    def _choice(
-        self,
-        element: etree._Element,
-        first: SingleChoice | MultipleChoice,
-        versions: Versions[SingleChoice | MultipleChoice],
-    ) -> None:
-        single = isinstance(first, SingleChoice)
-        grades = _grades(first)
-        _sub(element, "single", "true" if single else "false")
-        _sub(element, "shuffleanswers", "true" if self.options.shuffle else "false")
-        _sub(element, "answernumbering", self.options.numbering)
-        _sub(element, "showstandardinstruction", "1")
-        for tag in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback"):
-            _html_field(element, tag, "")
-        if not single:
-            _sub(element, "shownumcorrect")
-        for option in first.options:
-            same = [(lang, o) for lang, q in versions if (o := _find(q.options, option.id))]
-            answer = _sub(element, "answer", fraction=_percent(grades[option.id]), format="html")
-            _set_html(_sub(answer, "text"), _html(same, lambda o: o.text, inline=True))
-            _html_field(answer, "feedback", _html(same, lambda o: o.feedback, inline=True))
+            answers = _choices(first, choices)
+        head = (
+            f'  <question type="{kind}">\n'
+            "    <name>\n"
+            f"      <text>{_text(_question_name(first))}</text>\n"
+            "    </name>\n"
+            f"{_field('questiontext', _html(versions, _PROMPT))}"
+            f"{_field('generalfeedback', _html(versions, _EXPLANATION))}"
+            f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n"
+            f"    <penalty>{penalty}</penalty>\n"
+            "    <hidden>0</hidden>\n"
+            f"    <idnumber>{_text(_idnumber(quiz_id, first.id))}</idnumber>\n"
+            f"{settings}"
+        )
+        return "".join([head, *answers, end])

@@ -12,7 +12,9 @@ from pydantic import ValidationError
 from quizbank_renderers.moodle import (
     MoodleOptions,
     MoodleRenderer,
-    _set_html,
+    _cdata,
+    _encoded,
+    _text,
     right_grades,
     wrong_grade,
 )
@@ -371,10 +373,44 @@ def test_category_path_escapes_slashes() -> None:
 
 @pytest.mark.parametrize("source", ["<p>a]]>b</p>", "<p>plain &amp; simple</p>", ""])
 def test_html_survives_cdata_and_its_end_marker(source: str) -> None:
-    root = etree.Element("text")
-    _set_html(root, source)
-    parsed = etree.fromstring(etree.tostring(root, encoding="UTF-8"))
+    parsed = etree.fromstring(f"<text>{_cdata(source)}</text>")
     assert (parsed.text or "") == source
+
+
+@pytest.mark.parametrize("text", [HOSTILE, "a\r\nb\tc", "x > y && 'z' <", "/ان پٹ/ 😀"])
+def test_text_is_escaped_as_lxml_escapes_it(text: str) -> None:
+    """The renderer writes text itself; the bytes are those lxml's serialiser wrote."""
+    element = etree.Element("text")
+    element.text = text
+    assert f"<text>{_text(text)}</text>" == etree.tostring(element, encoding="unicode")
+
+
+def test_refuses_what_lxml_refuses() -> None:
+    """Every character XML cannot carry is refused, and only those: as lxml does."""
+    element = etree.Element("text")
+    for code in [*range(0x10000), 0x10000, 0x1F600, 0x10FFFF]:
+        text = f"a{chr(code)}"
+        try:
+            element.text = text
+            carried = True
+        except ValueError:
+            carried = False
+        try:
+            _encoded(text)
+            written = True
+        except ValueError:
+            written = False
+        assert written == carried, hex(code)
+
+
+def test_a_character_xml_cannot_carry_is_a_clear_error() -> None:
+    """The model refuses such characters; a quiz that skipped its validation still fails."""
+    quiz = _quiz("en")
+    bell = quiz.questions[1].model_copy(update={"prompt": "Ring \x07"})
+    with pytest.raises(RendererError, match=r"quiz 'mixed' question 'sky'.*control character"):
+        _render([quiz.model_copy(update={"questions": [quiz.questions[0], bell]})])
+    with pytest.raises(RendererError, match=r"quiz 'mixed':.*control character"):
+        _render([quiz.model_copy(update={"title": "Ring \x07"})])
 
 
 def test_options_are_typed() -> None:
