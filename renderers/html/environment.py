@@ -44,6 +44,7 @@ def environment(lang: str) -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         extensions=["jinja2.ext.i18n"],
         undefined=StrictUndefined,
+        auto_reload=False,  # the templates ship with the package: no stat() per page
         trim_blocks=True,
         lstrip_blocks=True,
     )

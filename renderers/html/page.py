@@ -14,7 +14,7 @@ from quizbank.locales import direction, language_name
 from quizbank.renderer import QuizSummary, QuizTranslations
 
 from .environment import asset, environment
-from .view import answer_key, block_html, question_view
+from .questions import answer_key, block_html, questions_html
 
 # The score line, filled in by the page's script.
 # Translators: the learner's score after submitting, e.g. "Your score: 6 of 8 (75%)". Move the
@@ -63,11 +63,7 @@ def script_data(key: dict[str, list[str]], total: int, lang: str, shuffle: bool)
 def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
     """The self-contained page of one quiz in one language."""
     content = quiz[lang]
-    gettext = gettext_for(lang)
-    questions = [
-        question_view(question, number, lang, gettext)
-        for number, question in enumerate(content.questions, start=1)
-    ]
+    total = len(content.questions)
     others = [
         LanguageLink(other, f"../{quiz_href(other, quiz.quiz_id)}")
         for other in quiz.by_lang
@@ -79,10 +75,10 @@ def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
         .render(
             quiz=content,
             description=block_html(content.description, lang),
-            questions=questions,
-            total=len(questions),
+            questions=questions_html(content.questions, lang),
+            total=total,
             others=others,
-            data=script_data(answer_key(questions), len(questions), lang, shuffle),
+            data=script_data(answer_key(content.questions), total, lang, shuffle),
             css=asset("quiz.css"),
             js=asset("quiz.js"),
         )
