@@ -92,9 +92,10 @@ class _Job:
 
 
 _JOB: _Job | None = None
-# A quiz whose files add up to this much has its formats rendered in parallel when the bank has
-# too few quizzes to spread (about 400 questions in two languages).
-SPLIT_BYTES = 1 << 20
+# A big quiz up to this size has its formats rendered side by side in forked workers; each
+# holds the quiz and one whole export, about 25 MB per MiB of source together. A bigger one is
+# rendered a format at a time, in the memory of one (about 11 MB per MiB of source).
+SPLIT_MAX_BYTES = 8 << 20
 
 
 def plan_renderers(
@@ -164,10 +165,19 @@ def build(
 
 
 def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
+    """Quizzes none of whose outputs changed come from the cache here; the others are checked
+    and rendered, on every core when there are enough of them to spread."""
+    changed = []
+    for group in groups:
+        if (outcome := _cached_outcome(group)) is not None:
+            yield outcome
+        else:
+            changed.append(group)
     workers = jobs or os.cpu_count() or 1
-    if workers > 1 and len(groups) < PARALLEL_THRESHOLD:
-        return _one_by_one(groups, workers)
-    return parallel_map(_process, groups, jobs)
+    if workers > 1 and len(changed) < PARALLEL_THRESHOLD:
+        yield from _one_by_one(changed, workers)
+    else:
+        yield from parallel_map(_process, changed, jobs)
 
 
 def _one_by_one(groups: list[QuizFiles], workers: int) -> Iterator[QuizOutcome]:
@@ -175,34 +185,25 @@ def _one_by_one(groups: list[QuizFiles], workers: int) -> Iterator[QuizOutcome]:
     its formats rendered side by side by forked workers instead."""
     with tuned_gc():
         for group in groups:
-            yield _process(group, split=workers if _source_bytes(group) >= SPLIT_BYTES else 0)
+            if not group.is_big:
+                yield _process(group)
+            else:
+                split = workers if group.source_bytes <= SPLIT_MAX_BYTES else 0
+                yield _process(group, jobs=workers, split=split)
 
 
-def _source_bytes(group: QuizFiles) -> int:
-    return sum(path.stat().st_size for path in group.files.values() if path.is_file())
-
-
-def _process(group: QuizFiles, split: int = 0) -> QuizOutcome:
+def _process(group: QuizFiles, jobs: int = 1, split: int = 0) -> QuizOutcome:
     """Check and render one quiz in a worker; unchanged outputs are taken from the cache.
 
-    With `split` workers, the renderers run side by side in forked processes that inherit the
-    checked quiz.
+    With `jobs` workers, its files are checked side by side; with `split` workers, the
+    renderers run side by side in forked processes that inherit the checked quiz.
     """
     job = _JOB
     assert job is not None, "a worker runs only inside build()"
     source = source_hash(group.files, job.bank_languages, job.strict)
     outcome = QuizOutcome(group.quiz_id, source)
-    reusable = {
-        r.key: job.cache.current_outputs(job.out_dir, group.quiz_id, source, r.key)
-        for r in job.renderers
-    }
-    cached = job.cache.quizzes.get(group.quiz_id)
-    if cached and all(paths is not None for paths in reusable.values()):
-        outcome.diagnostics = [Diagnostic.from_json(d) for d in cached.warnings]
-        outcome.summaries = [QuizSummary(**s) for s in cached.summaries]  # type: ignore[arg-type]
-        outcome.reused = {key: paths for key, paths in reusable.items() if paths is not None}
-        return outcome
-    checked = check_quiz(group, job.bank_languages, strict=job.strict)
+    reusable = _reusable_outputs(job, group.quiz_id, source)
+    checked = check_quiz(group, job.bank_languages, strict=job.strict, jobs=jobs)
     outcome.diagnostics = checked.diagnostics
     if not checked.ok:
         return outcome
@@ -229,6 +230,35 @@ def _process(group: QuizFiles, split: int = 0) -> QuizOutcome:
     for index, written in zip(pending, rendered, strict=True):
         outcome.written[job.renderers[index].key] = written
     return outcome
+
+
+def _cached_outcome(group: QuizFiles) -> QuizOutcome | None:
+    """What the last build made of a quiz, if its sources and every output are unchanged."""
+    job = _JOB
+    assert job is not None
+    cached = job.cache.quizzes.get(group.quiz_id)
+    if cached is None:
+        return None
+    source = source_hash(group.files, job.bank_languages, job.strict)
+    reusable = _reusable_outputs(job, group.quiz_id, source)
+    if any(paths is None for paths in reusable.values()):
+        return None
+    return QuizOutcome(
+        group.quiz_id,
+        source,
+        diagnostics=[Diagnostic.from_json(d) for d in cached.warnings],
+        summaries=[QuizSummary(**s) for s in cached.summaries],  # type: ignore[arg-type]
+        reused={key: paths for key, paths in reusable.items() if paths is not None},
+    )
+
+
+def _reusable_outputs(
+    job: _Job, quiz_id: str, source: str
+) -> dict[str, list[PurePosixPath] | None]:
+    """For each renderer, its outputs of this quiz if they are current; None where they are not."""
+    return {
+        r.key: job.cache.current_outputs(job.out_dir, quiz_id, source, r.key) for r in job.renderers
+    }
 
 
 def _render(active: ActiveRenderer, translations: QuizTranslations) -> list[PurePosixPath]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -93,11 +94,11 @@ class BuildCache:
         entry = self.quizzes.get(quiz_id)
         if entry is None or entry.source != source or key not in entry.outputs:
             return None
-        paths = [PurePosixPath(p) for p in entry.outputs[key]]
-        for path in paths:
-            if self.stamps.get(str(path)) != file_stamp(out_dir / path):
+        recorded = entry.outputs[key]
+        for path in recorded:
+            if self.stamps.get(path) != file_stamp(os.path.join(out_dir, path)):
                 return None
-        return paths
+        return [PurePosixPath(path) for path in recorded]
 
     def save(self, out_dir: Path) -> None:
         data = {
@@ -116,10 +117,10 @@ class BuildCache:
                 self.stamps[str(path)] = stamp
 
 
-def file_stamp(path: Path) -> list[int] | None:
+def file_stamp(path: str | Path) -> list[int] | None:
     """A file's size and modification time, or None when it is gone."""
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return None
     return [info.st_size, info.st_mtime_ns]

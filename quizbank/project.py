@@ -11,9 +11,13 @@ from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import UsageError
 from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import Quiz
+from quizbank.parallel import parallel_map
 
 SUFFIXES = (".yaml", ".yml")
 DEFAULT_CONTENT = Path("content")
+# A quiz whose files add up to this much is big (about 400 questions in two languages): worth
+# spreading over the cores by itself when a bank has too few quizzes to spread.
+BIG_QUIZ_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,15 @@ class QuizFiles:
 
     quiz_id: str
     files: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def source_bytes(self) -> int:
+        """The size of its files together."""
+        return sum(path.stat().st_size for path in self.files.values() if path.is_file())
+
+    @property
+    def is_big(self) -> bool:
+        return self.source_bytes >= BIG_QUIZ_BYTES
 
 
 @dataclass
@@ -72,16 +85,27 @@ class CheckedQuiz:
         return not Report(self.diagnostics).has_errors
 
 
-def check_quiz(group: QuizFiles, languages: list[str], *, strict: bool) -> CheckedQuiz:
-    """Load every language of a quiz and apply the single-file and cross-language rules."""
-    loaded: dict[str, LoadedQuiz] = {}
-    for lang, path in group.files.items():
-        loaded[lang] = one = load_quiz(path)
-        if one.document:
-            # Its own checks done, a file's node tree goes before the next file is read: a quiz
-            # of thousands of questions holds one language's tree at a time, not all of them.
-            one.document.release()
+def check_quiz(
+    group: QuizFiles, languages: list[str], *, strict: bool, jobs: int = 1
+) -> CheckedQuiz:
+    """Load every language of a quiz and apply the single-file and cross-language rules.
+
+    With `jobs` other than 1 (0: one per core), the language files are loaded side by side in
+    forked workers, which send back only the validated quiz and its problems: the node trees of
+    a big quiz never enter this process, whose memory stays as compact as the models themselves.
+    """
+    paths = list(group.files.values())
+    loaded = dict(zip(group.files, parallel_map(_load_one, paths, jobs, threshold=2), strict=True))
     check_translations(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.diagnostics]
     return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics)
+
+
+def _load_one(path: Path) -> LoadedQuiz:
+    """One file's own checks; its node tree is let go before the next file is read, so a quiz
+    of thousands of questions holds one language's tree at a time, not all of them."""
+    loaded = load_quiz(path)
+    if loaded.document:
+        loaded.document.release()
+    return loaded

@@ -77,8 +77,9 @@ class Renderer(ABC, Generic[OptionsT]):
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         """Every file for one quiz; by default one per language through `render`."""
         for lang in quiz.languages:
-            text = self.render(quiz, lang)
-            yield OutputFile(self.output_path(lang, quiz.quiz_id), text.encode("utf-8"))
+            # Encoded at once, so that the text is gone while the file is written.
+            content = self.render(quiz, lang).encode("utf-8")
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
 
     @abstractmethod
     def render(self, quiz: QuizTranslations, lang: str) -> str:

@@ -123,14 +123,22 @@ def test_changed_option_or_no_cache_renders_everything_again(
     assert (everything.written, everything.reused) == (2 * per_format + 1, 0)
 
 
-def test_formats_rendered_side_by_side_give_the_same_files(
-    generated: Path, tmp_path: Path, registry: Registry, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("split_max", [1 << 30, 0], ids=["formats-side-by-side", "too-big"])
+def test_big_quizzes_built_on_both_cores_give_the_same_files(
+    generated: Path,
+    tmp_path: Path,
+    registry: Registry,
+    monkeypatch: pytest.MonkeyPatch,
+    split_max: int,
 ) -> None:
-    """A bank of few, big quizzes has each quiz's formats rendered by forked workers."""
+    """A bank of few, big quizzes has each quiz's files checked by forked workers and, up to a
+    size, its formats rendered by forked workers; beyond it, a format at a time."""
     import quizbank.build
+    import quizbank.project
 
     serial = build(BuildRequest([generated], tmp_path / "serial", FORMATS, jobs=1), registry)
-    monkeypatch.setattr(quizbank.build, "SPLIT_BYTES", 0)  # every quiz counts as big
+    monkeypatch.setattr(quizbank.project, "BIG_QUIZ_BYTES", 0)  # every quiz counts as big
+    monkeypatch.setattr(quizbank.build, "SPLIT_MAX_BYTES", split_max)
     split = build(BuildRequest([generated], tmp_path / "split", FORMATS, jobs=2), registry)
     assert (split.written, split.reused) == (serial.written, 0)
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from conftest import QUIZ, Run, edit, line_of
 
+from quizbank.project import check_quiz, discover
+
 UR = f"content/ur/{QUIZ}.yaml"
 EN = f"content/en/{QUIZ}.yaml"
 
@@ -102,3 +104,20 @@ def test_quiz_missing_in_a_language_warns_and_strict_fails(
     strict = cli("validate", "--strict")
     assert strict.code == 1
     assert warning.replace("warning", "error", 1) in strict.lines
+
+
+def test_files_checked_side_by_side_find_the_same(bank: Path) -> None:
+    """A big quiz's language files are loaded by forked workers: same models, same problems,
+    placed at the same lines (the parent reads a file again to place a cross-language one)."""
+    group = discover([bank]).groups[0]
+    languages = ["en", "ur"]
+    serial = check_quiz(group, languages, strict=False, jobs=1)
+    side_by_side = check_quiz(group, languages, strict=False, jobs=2)
+    assert serial.ok and len(serial.translations) == 2
+    assert side_by_side.translations == serial.translations
+    edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
+    edit(bank / "ur" / f"{QUIZ}.yaml", "کے چیک پوائنٹ شارڈز", "کی چوکی شارڈز")
+    serial = check_quiz(group, languages, strict=False, jobs=1)
+    side_by_side = check_quiz(group, languages, strict=False, jobs=2)
+    assert [d.field for d in serial.diagnostics] == ["questions[0].prompt", "questions[0].answer"]
+    assert side_by_side.diagnostics == serial.diagnostics
