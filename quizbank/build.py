@@ -92,9 +92,10 @@ class _Job:
 
 
 _JOB: _Job | None = None
-# A big quiz up to this size has its formats rendered side by side in forked workers; each
-# holds the quiz and one whole export, about 25 MB per MiB of source together. A bigger one is
-# rendered a format at a time, in the memory of one (about 11 MB per MiB of source).
+# A big quiz up to this size has its files checked, then its formats rendered, side by side by
+# forked workers: while checking, each holds a file's node tree (about 11 MB per MiB of YAML);
+# while rendering, the quiz and one whole export (about 11 MB per MiB of source). A bigger one
+# is checked by one worker, a file at a time, and rendered here, a format at a time.
 SPLIT_MAX_BYTES = 8 << 20
 
 
@@ -187,15 +188,16 @@ def _one_by_one(groups: list[QuizFiles], workers: int) -> Iterator[QuizOutcome]:
         for group in groups:
             if not group.is_big:
                 yield _process(group)
+            elif group.source_bytes <= SPLIT_MAX_BYTES:
+                yield _process(group, check_workers=workers, split=workers)
             else:
-                split = workers if group.source_bytes <= SPLIT_MAX_BYTES else 0
-                yield _process(group, jobs=workers, split=split)
+                yield _process(group, check_workers=1)
 
 
-def _process(group: QuizFiles, jobs: int = 1, split: int = 0) -> QuizOutcome:
+def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOutcome:
     """Check and render one quiz in a worker; unchanged outputs are taken from the cache.
 
-    With `jobs` workers, its files are checked side by side; with `split` workers, the
+    With `check_workers`, its files are checked in forked processes; with `split` workers, the
     renderers run side by side in forked processes that inherit the checked quiz.
     """
     job = _JOB
@@ -203,7 +205,7 @@ def _process(group: QuizFiles, jobs: int = 1, split: int = 0) -> QuizOutcome:
     source = source_hash(group.files, job.bank_languages, job.strict)
     outcome = QuizOutcome(group.quiz_id, source)
     reusable = _reusable_outputs(job, group.quiz_id, source)
-    checked = check_quiz(group, job.bank_languages, strict=job.strict, jobs=jobs)
+    checked = check_quiz(group, job.bank_languages, strict=job.strict, workers=check_workers)
     outcome.diagnostics = checked.diagnostics
     if not checked.ok:
         return outcome

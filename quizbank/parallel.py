@@ -26,16 +26,19 @@ def parallel_map(
     items: Sequence[ItemT],
     jobs: int = 0,
     threshold: int = PARALLEL_THRESHOLD,
+    *,
+    isolated: bool = False,
 ) -> Iterator[ResultT]:
     """`map(func, items)` in order, on `jobs` forked processes (0: one per core).
 
     Workers are forked, so they inherit module state set up before the call; fewer than
     `threshold` items are processed in this process, where starting workers would cost more
-    than it saves.
+    than it saves. `isolated` work always runs in forked workers, one of them if need be, so
+    that what it allocates on the way to its results never enters this process.
     """
     workers = jobs or os.cpu_count() or 1
     with tuned_gc():
-        if workers < 2 or len(items) < threshold:
+        if not isolated and (workers < 2 or len(items) < threshold):
             yield from map(func, items)
             return
         chunk = max(1, min(16, len(items) // (workers * 4)))

@@ -86,16 +86,20 @@ class CheckedQuiz:
 
 
 def check_quiz(
-    group: QuizFiles, languages: list[str], *, strict: bool, jobs: int = 1
+    group: QuizFiles, languages: list[str], *, strict: bool, workers: int = 0
 ) -> CheckedQuiz:
     """Load every language of a quiz and apply the single-file and cross-language rules.
 
-    With `jobs` other than 1 (0: one per core), the language files are loaded side by side in
-    forked workers, which send back only the validated quiz and its problems: the node trees of
-    a big quiz never enter this process, whose memory stays as compact as the models themselves.
+    With `workers`, the language files are loaded by that many forked processes (side by side
+    with two), which send back only the validated quiz and its problems: the node trees of a
+    big quiz never enter this process, whose memory stays as compact as the models themselves.
     """
     paths = list(group.files.values())
-    loaded = dict(zip(group.files, parallel_map(_load_one, paths, jobs, threshold=2), strict=True))
+    if workers:
+        found = parallel_map(_load_one, paths, workers, isolated=True)
+    else:
+        found = map(_load_one, paths)
+    loaded = dict(zip(group.files, found, strict=True))
     check_translations(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.diagnostics]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import QUIZ, Run, edit, line_of
 
 from quizbank.project import check_quiz, discover
@@ -106,18 +107,20 @@ def test_quiz_missing_in_a_language_warns_and_strict_fails(
     assert warning.replace("warning", "error", 1) in strict.lines
 
 
-def test_files_checked_side_by_side_find_the_same(bank: Path) -> None:
-    """A big quiz's language files are loaded by forked workers: same models, same problems,
-    placed at the same lines (the parent reads a file again to place a cross-language one)."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_files_checked_by_workers_find_the_same(bank: Path, workers: int) -> None:
+    """A big quiz's language files are loaded by forked workers (one after the other, or side by
+    side): same models, same problems, placed at the same lines (the parent reads a file again
+    to place a cross-language one)."""
     group = discover([bank]).groups[0]
     languages = ["en", "ur"]
-    serial = check_quiz(group, languages, strict=False, jobs=1)
-    side_by_side = check_quiz(group, languages, strict=False, jobs=2)
+    serial = check_quiz(group, languages, strict=False, workers=0)
+    in_workers = check_quiz(group, languages, strict=False, workers=workers)
     assert serial.ok and len(serial.translations) == 2
-    assert side_by_side.translations == serial.translations
+    assert in_workers.translations == serial.translations
     edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
     edit(bank / "ur" / f"{QUIZ}.yaml", "کے چیک پوائنٹ شارڈز", "کی چوکی شارڈز")
-    serial = check_quiz(group, languages, strict=False, jobs=1)
-    side_by_side = check_quiz(group, languages, strict=False, jobs=2)
+    serial = check_quiz(group, languages, strict=False, workers=0)
+    in_workers = check_quiz(group, languages, strict=False, workers=workers)
     assert [d.field for d in serial.diagnostics] == ["questions[0].prompt", "questions[0].answer"]
-    assert side_by_side.diagnostics == serial.diagnostics
+    assert in_workers.diagnostics == serial.diagnostics
