@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key, source_hash
+from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import UsageError
 from quizbank.output import Staging
@@ -88,6 +88,7 @@ class _Job:
     out_dir: Path
     staging: Staging
     cache: BuildCache
+    sources: dict[str, str] = field(default_factory=dict)  # quiz id: hash of its sources
     current: QuizTranslations | None = None  # the quiz whose formats workers render
 
 
@@ -129,6 +130,7 @@ def choose_languages(bank: Bank, wanted: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(wanted)) or list(bank.languages)
 
 
+@tuned_gc()
 def build(
     request: BuildRequest, registry: Registry, on_quiz: Callable[[], None] | None = None
 ) -> BuildResult:
@@ -168,9 +170,13 @@ def build(
 def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
     """Quizzes none of whose outputs changed come from the cache here; the others are checked
     and rendered, on every core when there are enough of them to spread."""
+    job = _JOB
+    assert job is not None
     changed = []
     for group in groups:
-        if (outcome := _cached_outcome(group)) is not None:
+        source = job.cache.source_hash(group.files, job.bank_languages, job.strict)
+        job.sources[group.quiz_id] = source
+        if (outcome := _cached_outcome(job, group.quiz_id, source)) is not None:
             yield outcome
         else:
             changed.append(group)
@@ -184,14 +190,13 @@ def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
 def _one_by_one(groups: list[QuizFiles], workers: int) -> Iterator[QuizOutcome]:
     """Too few quizzes to spread over the cores: each one is checked here, and a big one has
     its formats rendered side by side by forked workers instead."""
-    with tuned_gc():
-        for group in groups:
-            if not group.is_big:
-                yield _process(group)
-            elif group.source_bytes <= SPLIT_MAX_BYTES:
-                yield _process(group, check_workers=workers, split=workers)
-            else:
-                yield _process(group, check_workers=1)
+    for group in groups:
+        if not group.is_big:
+            yield _process(group)
+        elif group.source_bytes <= SPLIT_MAX_BYTES:
+            yield _process(group, check_workers=workers, split=workers)
+        else:
+            yield _process(group, check_workers=1)
 
 
 def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOutcome:
@@ -202,7 +207,7 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     """
     job = _JOB
     assert job is not None, "a worker runs only inside build()"
-    source = source_hash(group.files, job.bank_languages, job.strict)
+    source = job.sources[group.quiz_id]
     outcome = QuizOutcome(group.quiz_id, source)
     reusable = _reusable_outputs(job, group.quiz_id, source)
     checked = check_quiz(group, job.bank_languages, strict=job.strict, workers=check_workers)
@@ -234,19 +239,16 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     return outcome
 
 
-def _cached_outcome(group: QuizFiles) -> QuizOutcome | None:
+def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
     """What the last build made of a quiz, if its sources and every output are unchanged."""
-    job = _JOB
-    assert job is not None
-    cached = job.cache.quizzes.get(group.quiz_id)
-    if cached is None:
+    cached = job.cache.quizzes.get(quiz_id)
+    if cached is None or cached.source != source:
         return None
-    source = source_hash(group.files, job.bank_languages, job.strict)
-    reusable = _reusable_outputs(job, group.quiz_id, source)
+    reusable = _reusable_outputs(job, quiz_id, source)
     if any(paths is None for paths in reusable.values()):
         return None
     return QuizOutcome(
-        group.quiz_id,
+        quiz_id,
         source,
         diagnostics=[Diagnostic.from_json(d) for d in cached.warnings],
         summaries=[QuizSummary(**s) for s in cached.summaries],  # type: ignore[arg-type]

@@ -4,6 +4,9 @@ An entry is keyed by a hash of the quiz's source files, the run's languages, the
 options, the versions of quizbank and of the renderer's distribution, and a hash of their code
 (so that an edited renderer misses the cache during development too). It lives in the output
 folder (`.quizbank-cache.json`); a changed file, renderer, option or code misses it.
+
+So that a rebuild need not read the whole bank again, the digest of each source file is kept with
+its size and modification time and reused while they are unchanged (as make and git do).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +25,11 @@ from quizbank import __version__
 from quizbank.output import write_atomic
 
 CACHE_FILE = ".quizbank-cache.json"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+# A source file's recorded digest is trusted while its size and modification time are unchanged,
+# and only if the file had not been written for this long when the digest was taken: a file
+# edited again within the same tick of the file system's clock would keep its stamp.
+SETTLED_NS = 2_000_000_000
 
 
 @lru_cache(maxsize=64)
@@ -39,16 +47,6 @@ def code_fingerprint(module_name: str) -> str:
         digest.update(file.as_posix().encode())
         digest.update(file.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def source_hash(files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
-    """A hash of a quiz's files (by language) and of what its checks depend on."""
-    core = f"{__version__}|{code_fingerprint('quizbank')}"
-    digest = hashlib.sha256(f"{core}|{','.join(languages)}|{strict}".encode())
-    for lang in sorted(files):
-        digest.update(f"|{lang}|".encode())
-        digest.update(files[lang].read_bytes())
-    return digest.hexdigest()
 
 
 def renderer_key(
@@ -74,6 +72,8 @@ class BuildCache:
 
     quizzes: dict[str, CachedQuiz] = field(default_factory=dict)
     stamps: dict[str, list[int]] = field(default_factory=dict)
+    digests: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    used_digests: dict[str, tuple[int, int, str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, out_dir: Path) -> BuildCache:
@@ -83,9 +83,34 @@ class BuildCache:
             if data.get("format") != CACHE_FORMAT or data.get("version") != __version__:
                 return cls()
             quizzes = {qid: CachedQuiz(**entry) for qid, entry in data["quizzes"].items()}
-            return cls(quizzes, {k: list(v) for k, v in data["stamps"].items()})
+            stamps = {k: list(v) for k, v in data["stamps"].items()}
+            digests = {
+                k: (size, mtime, digest) for k, (size, mtime, digest) in data["digests"].items()
+            }
+            return cls(quizzes, stamps, digests)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return cls()
+
+    def source_hash(self, files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
+        """A hash of a quiz's files (by language) and of what its checks depend on."""
+        core = f"{__version__}|{code_fingerprint('quizbank')}"
+        digest = hashlib.sha256(f"{core}|{','.join(languages)}|{strict}".encode())
+        for lang in sorted(files):
+            digest.update(f"|{lang}|{self.file_digest(files[lang])}".encode())
+        return digest.hexdigest()
+
+    def file_digest(self, path: Path) -> str:
+        """The SHA-256 of a file's content, read again only if its size or time has changed."""
+        info = os.stat(path)
+        name = str(path)
+        known = self.digests.get(name)
+        if known is not None and known[:2] == (info.st_size, info.st_mtime_ns):
+            self.used_digests[name] = known
+            return known[2]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if info.st_mtime_ns < time.time_ns() - SETTLED_NS:
+            self.used_digests[name] = (info.st_size, info.st_mtime_ns, digest)
+        return digest
 
     def current_outputs(
         self, out_dir: Path, quiz_id: str, source: str, key: str
@@ -106,6 +131,7 @@ class BuildCache:
             "version": __version__,
             "quizzes": {qid: vars(entry) for qid, entry in sorted(self.quizzes.items())},
             "stamps": self.stamps,
+            "digests": self.used_digests,
         }
         write_atomic(out_dir / CACHE_FILE, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, get_args, get_origin
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from quizbank import __version__
@@ -23,7 +22,6 @@ from quizbank.registry import Registry, discover_renderers
 from quizbank.schema import authoring_schema_text
 
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
-_PROGRESS_FROM = 20
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -189,18 +187,11 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         use_cache=not args.no_cache,
         jobs=args.jobs,
     )
-    show_progress = out.is_terminal
-    progress = Progress(
-        TextColumn("building"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out,
-        transient=True,
-    )
-    with progress if show_progress else nullcontext():
-        task = progress.add_task("build", total=None)
-        result = build(request, registry, on_quiz=lambda: progress.advance(task))
+    if out.is_terminal:
+        with _progress_bar(out) as advance:
+            result = build(request, registry, on_quiz=advance)
+    else:
+        result = build(request, registry)
     if result.report.has_errors:
         _print_report(result.report, out)
         out.print(Text(f"nothing was written to {args.output}", style="bold red"))
@@ -213,6 +204,25 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         f"in {_count(result.languages, 'language')} in {result.seconds:.1f} s"
     )
     return 0
+
+
+@contextmanager
+def _progress_bar(out: Console) -> Iterator[Callable[[], None]]:
+    """A bar of the quizzes built so far, on a terminal; yields the function that advances it."""
+    # Imported here: rich.progress takes a noticeable part of a one-file rebuild to import.
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("building"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=out,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("build", total=None)
+        yield lambda: progress.advance(task)
 
 
 def _formats(out: Console, err: Console) -> int:

@@ -8,7 +8,7 @@ multilang filter.
 The XML is written as text, a question at a time, byte for byte as lxml's
 `tostring(pretty_print=True)` wrote the tree this renderer used to build (building and
 serialising a tree of every element was most of its time, and much of its memory on a big
-quiz). Every text is escaped by `xml.sax.saxutils.escape`, or is HTML in CDATA; each question is
+quiz). Every text is escaped by `html.escape`, or is HTML in CDATA; each question is
 checked for the characters that XML cannot carry.
 """
 
@@ -21,7 +21,6 @@ from html import escape
 from operator import attrgetter
 from pathlib import PurePosixPath
 from typing import Literal, Protocol, TypeVar
-from xml.sax.saxutils import escape as xml_escape
 
 from pydantic import Field
 
@@ -202,15 +201,14 @@ def _aligned(versions: Versions[Sequence[IdT]]) -> list[tuple[IdT, Versions[IdT]
 
 
 _XML_DECLARATION = "<?xml version='1.0' encoding='UTF-8'?>\n"
-# lxml's serialiser writes a carriage return in text as a character reference.
-_ENTITIES = {"\r": "&#13;"}
 _SHOW_NUM_CORRECT = "    <shownumcorrect/>\n"
 _CONTROL_BYTES = bytes(byte for byte in range(0x20) if byte not in b"\t\n\r")
 
 
 def _text(text: str) -> str:
-    """Text escaped as an element's content, as lxml escapes it."""
-    return xml_escape(text, _ENTITIES)
+    """Text escaped as an element's content, as lxml escapes it: `&`, `<` and `>`, and a
+    carriage return as a character reference (lxml's serialiser writes it so)."""
+    return escape(text, quote=False).replace("\r", "&#13;")
 
 
 def _cdata(html: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -230,3 +231,49 @@ def test_switching_an_option_back_renders_again(bank: Path, tmp_path: Path) -> N
     assert "key:" not in target.read_text(encoding="utf-8")
     assert _build(bank, out).written == 2
     assert "key:" in target.read_text(encoding="utf-8")
+
+
+def _edit_keeping_size_and_time(path: Path, old: str, new: str) -> None:
+    """An edit a coarse file-system clock would not see: same size, same modification time."""
+    assert len(old.encode()) == len(new.encode())
+    before = path.stat()
+    edit(path, old, new)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def _settle(bank: Path) -> None:
+    """Make every source look written an hour ago."""
+    hour_ago = time.time_ns() - 3600 * 10**9
+    for path in bank.rglob("*.yaml"):
+        os.utime(path, ns=(hour_ago, hour_ago))
+
+
+def test_a_just_written_file_is_read_again_even_if_its_stamp_is_unchanged(
+    bank: Path, tmp_path: Path
+) -> None:
+    for path in bank.rglob("*.yaml"):
+        os.utime(path)  # written just now
+    out = tmp_path / "dist"
+    _build(bank, out)
+    _edit_keeping_size_and_time(
+        bank / "en" / f"{QUIZ}.yaml", "resumable training", "resumable trainers"
+    )
+    rebuilt = _build(bank, out)
+    assert rebuilt.written == 2
+    assert "resumable trainers" in (out / "plaintext" / "en" / f"{QUIZ}.txt").read_text("utf-8")
+
+
+def test_settled_unchanged_sources_are_not_read_again_and_edits_still_count(
+    bank: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settle(bank)
+    out = tmp_path / "dist"
+    _build(bank, out)
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "read_bytes", lambda self: pytest.fail(f"{self} was read"))
+        assert _build(bank, out).reused == 2
+    edit(bank / "en" / f"{QUIZ}.yaml", "resumable training", "resumable trainers")
+    assert _build(bank, out).written == 2
+    _settle(bank)  # same size, new time: the stamp differs from the one recorded
+    edit(bank / "en" / f"{QUIZ}.yaml", "resumable trainers", "resumable training")
+    assert _build(bank, out).written == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -56,6 +57,21 @@ def test_python_dash_m_works_and_prints_no_colour_into_a_pipe(bank: Path) -> Non
     assert done.returncode == 1
     assert "\x1b[" not in done.stdout
     assert done.stdout.splitlines()[-1] == "1 error, 0 warnings in 2 files"
+
+
+def test_build_on_a_terminal_shows_progress_then_the_summary(bank: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbank", "build", "-o", str(out), "-f", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "TTY_COMPATIBLE": "1", "COLUMNS": "80"},  # rich: stdout is a terminal
+    )
+    assert done.returncode == 0, done.stderr
+    assert "building" in done.stdout  # the transient bar, drawn then erased
+    assert "wrote 3 files for 1 quiz in 2 languages" in done.stdout
+    assert json.loads((out / "json" / "ur" / f"{QUIZ}.json").read_text(encoding="utf-8"))
 
 
 def test_schema_command_matches_the_committed_schema(cli: Callable[..., Run]) -> None:
