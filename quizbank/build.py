@@ -62,7 +62,7 @@ class QuizOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     summaries: list[QuizSummary] = field(default_factory=list)
     written: dict[str, list[PurePosixPath]] = field(default_factory=dict)
-    reused: dict[str, list[PurePosixPath]] = field(default_factory=dict)
+    reused: dict[str, list[str]] = field(default_factory=dict)  # as recorded in the cache
 
 
 @dataclass
@@ -258,7 +258,7 @@ def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
 
 def _reusable_outputs(
     job: _Job, quiz_id: str, source: str
-) -> dict[str, list[PurePosixPath] | None]:
+) -> dict[str, list[str] | None]:
     """For each renderer, its outputs of this quiz if they are current; None where they are not."""
     return {
         r.key: job.cache.current_outputs(job.out_dir, quiz_id, source, r.key) for r in job.renderers
@@ -307,14 +307,16 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
     job.cache.stamp(job.out_dir, written)
     for outcome in outcomes:
         previous = job.cache.quizzes.get(outcome.quiz_id)
+        if not outcome.written and previous is not None and previous.source == outcome.source:
+            continue  # taken from the cache as it was recorded
         entry = CachedQuiz(
             outcome.source,
             [d.as_json() for d in outcome.diagnostics],
             [vars(s) for s in outcome.summaries],
             dict(previous.outputs) if previous and previous.source == outcome.source else {},
         )
-        for key, paths in (*outcome.written.items(), *outcome.reused.items()):
-            current = [str(p) for p in paths]
+        produced = {key: list(map(str, paths)) for key, paths in outcome.written.items()}
+        for key, current in {**produced, **outcome.reused}.items():
             # Files just written replace what other options once wrote to the same paths.
             entry.outputs = {k: v for k, v in entry.outputs.items() if not set(v) & set(current)}
             entry.outputs[key] = current
@@ -324,7 +326,7 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
 
 def _prune(job: _Job, outcomes: list[QuizOutcome], written: set[str]) -> None:
     """Delete what an earlier build wrote for this run's formats and this build no longer makes."""
-    kept = written | {str(p) for o in outcomes for ps in o.reused.values() for p in ps}
+    kept = written.union(*(paths for o in outcomes for paths in o.reused.values()))
     formats = {active.name for active in job.renderers}
     for recorded in list(job.cache.stamps):
         if recorded.split("/", 1)[0] in formats and recorded not in kept:

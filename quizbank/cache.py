@@ -114,7 +114,7 @@ class BuildCache:
 
     def current_outputs(
         self, out_dir: Path, quiz_id: str, source: str, key: str
-    ) -> list[PurePosixPath] | None:
+    ) -> list[str] | None:
         """The outputs recorded for this quiz and renderer key, if they are all still as written."""
         entry = self.quizzes.get(quiz_id)
         if entry is None or entry.source != source or key not in entry.outputs:
@@ -123,7 +123,7 @@ class BuildCache:
         for path in recorded:
             if self.stamps.get(path) != file_stamp(os.path.join(out_dir, path)):
                 return None
-        return [PurePosixPath(path) for path in recorded]
+        return recorded
 
     def save(self, out_dir: Path) -> None:
         data = {

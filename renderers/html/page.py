@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 from markupsafe import Markup
@@ -41,7 +40,7 @@ class LanguageLink:
 
 def quiz_href(lang: str, quiz_id: str) -> str:
     """Where a quiz page lives, relative to the HTML folder."""
-    return str(PurePosixPath(lang, f"{quiz_id}.html"))
+    return f"{lang}/{quiz_id}.html"  # both checked to be plain names, with no slash or dot
 
 
 def script_data(key: dict[str, list[str]], total: int, lang: str, shuffle: bool) -> dict[str, Any]:
