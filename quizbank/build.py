@@ -256,9 +256,7 @@ def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
     )
 
 
-def _reusable_outputs(
-    job: _Job, quiz_id: str, source: str
-) -> dict[str, list[str] | None]:
+def _reusable_outputs(job: _Job, quiz_id: str, source: str) -> dict[str, list[str] | None]:
     """For each renderer, its outputs of this quiz if they are current; None where they are not."""
     return {
         r.key: job.cache.current_outputs(job.out_dir, quiz_id, source, r.key) for r in job.renderers
