@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from quizbank import __version__
 from quizbank.build import BuildRequest, build
-from quizbank.diagnostics import Diagnostic, Report, Severity
+from quizbank.diagnostics import Diagnostic, Report, Severity, printable
 from quizbank.errors import QuizbankError
 from quizbank.parallel import parallel_map
 from quizbank.project import DEFAULT_CONTENT, Bank, QuizFiles, check_quiz, discover
@@ -22,22 +23,67 @@ from quizbank.registry import Registry, discover_renderers
 from quizbank.schema import authoring_schema_text
 
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+REPORT_FORMATS = ("text", "json")
+
+
+_VALIDATE_HELP = """\
+Check quiz files and report every problem at file:line:column, each quiz against its
+translations in the other language folders (content/<lang>/<same-name>.yaml).
+
+exit codes: 0 no error (warnings allowed), 1 an error was found, 2 usage error
+
+examples:
+  quizbank validate                              # all of content/
+  quizbank validate content/ur/checkpoint-sharding.yaml
+  quizbank validate --strict --output-format json > problems.json
+"""
+
+_BUILD_HELP = """\
+Validate, then export every quiz in every format and language into DIR/<format>/<lang>/.
+Nothing is written when there is an error. A build of some files, formats or languages
+replaces only those outputs and removes only outputs of quizzes gone from the sources given.
+
+examples:
+  quizbank build                                 # everything into dist/
+  quizbank build -f html -l ur                   # the Urdu HTML quizzes only
+  quizbank build -f moodle -O moodle.multilang=spans -o exports
+"""
+
+_FORMATS_HELP = """\
+List the renderers found, built-in and plug-in, with their options and defaults.
+
+example:
+  quizbank formats
+"""
+
+_SCHEMA_HELP = """\
+Print the JSON Schema (Draft 2020-12) of the authoring format, for editors.
+
+example:
+  quizbank schema > schema/quiz.schema.json
+"""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="quizbank", description="Validate bilingual quiz YAML and export it."
+        prog="quizbank",
+        description="Validate bilingual quiz YAML and export it.",
+        epilog="Run `quizbank COMMAND --help` for a command's options and examples.",
     )
     parser.add_argument("--version", action="version", version=f"quizbank {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check quiz files and report every problem")
+    validate = _command(commands, "validate", "check quiz files and report every problem")
+    validate.description = _VALIDATE_HELP
     _add_source_arguments(validate)
+    _add_report_argument(validate)
+    # The report option was once `--format`, which `build` uses for its export formats.
     validate.add_argument(
-        "--format", choices=("text", "json"), default="text", help="how to print the problems"
+        "--format", dest="old_report", choices=REPORT_FORMATS, help=argparse.SUPPRESS
     )
 
-    build_cmd = commands.add_parser("build", help="validate, then export in every format")
+    build_cmd = _command(commands, "build", "validate, then export in every format")
+    build_cmd.description = _BUILD_HELP
     _add_source_arguments(build_cmd)
     build_cmd.add_argument(
         "-f",
@@ -64,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a renderer option, such as multilang=true or moodle.shuffle=false (repeatable)",
+        help="a renderer option, such as moodle.shuffle=false (repeatable; FORMAT.KEY=VALUE "
+        "aims at one format, and is needed when several chosen formats have KEY)",
     )
     build_cmd.add_argument(
         "-o",
@@ -76,12 +123,46 @@ def _parser() -> argparse.ArgumentParser:
     )
     build_cmd.add_argument("--no-cache", action="store_true", help="ignore the build cache")
     build_cmd.add_argument(
-        "-j", "--jobs", type=int, default=0, help="worker processes (default: one per core)"
+        "--force",
+        action="store_true",
+        help="write into DIR even if it is a non-empty folder quizbank did not create",
     )
+    build_cmd.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default: one per core)",
+    )
+    _add_report_argument(build_cmd)
 
-    commands.add_parser("formats", help="list the renderers found, built-in and plug-in")
-    commands.add_parser("schema", help="print the JSON Schema of the authoring format")
+    formats = _command(commands, "formats", "list the renderers found, built-in and plug-in")
+    formats.description = _FORMATS_HELP
+    schema = _command(commands, "schema", "print the JSON Schema of the authoring format")
+    schema.description = _SCHEMA_HELP
     return parser
+
+
+def _command(
+    commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+    name: str,
+    summary: str,
+) -> argparse.ArgumentParser:
+    """A subcommand whose help keeps its description's examples as written."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=summary, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser
+
+
+def _add_report_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--output-format",
+        choices=REPORT_FORMATS,
+        default=None,
+        help="how to print the problems: text for people, json for editors and CI (default: text)",
+    )
 
 
 def _add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
     try:
         if args.command == "validate":
-            return _validate(args, out)
+            return _validate(args, out, err)
         if args.command == "build":
             return _build(args, out, err)
         if args.command == "formats":
@@ -112,8 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.file.write(authoring_schema_text())
         return 0
     except QuizbankError as exc:
-        err.print(Text(f"quizbank: {exc.category}: {exc}", style="red"))
+        err.print(Text(f"quizbank: {exc.category}: {printable(str(exc))}", style="red"))
         return exc.exit_code
+    except OSError as exc:  # a file system's refusal that no layer below put into words
+        where = f"{exc.filename}: " if exc.filename else ""
+        err.print(Text(printable(f"quizbank: error: {where}{exc.strerror or exc}"), style="red"))
+        return 1
     except KeyboardInterrupt:
         err.print("quizbank: interrupted; nothing was written")
         return 130
@@ -132,22 +217,38 @@ class _Checker:
         return check_quiz(group, self.languages, strict=self.strict).diagnostics
 
 
-def _validate(args: argparse.Namespace, out: Console) -> int:
+def _report_format(args: argparse.Namespace, err: Console) -> str:
+    old = getattr(args, "old_report", None)
+    if old:
+        err.print(
+            Text("quizbank: warning: --format is now --output-format for reports", style="yellow")
+        )
+    return str(args.output_format or old or "text")
+
+
+def _validate(args: argparse.Namespace, out: Console, err: Console) -> int:
+    report_format = _report_format(args, err)
     bank = discover(args.paths or [DEFAULT_CONTENT])
     report = Report(files=bank.file_count)
     for diagnostics in parallel_map(_Checker(bank, args.strict), bank.groups):
         report.extend(diagnostics)
-    if args.format == "json":
-        payload = {
-            "diagnostics": [d.as_json() for d in report],
-            "errors": report.count(Severity.ERROR),
-            "warnings": report.count(Severity.WARNING),
-            "files": report.files,
-        }
-        out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    if report_format == "json":
+        _print_json(out, report)
     else:
         _print_report(report, out)
     return 1 if report.has_errors else 0
+
+
+def _print_json(out: Console, report: Report, **extra: object) -> None:
+    """The report as one JSON document on stdout, for editors and CI."""
+    payload = {
+        "diagnostics": [d.as_json() for d in report],
+        "errors": report.count(Severity.ERROR),
+        "warnings": report.count(Severity.WARNING),
+        "files": report.files,
+        **extra,
+    }
+    out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
 
 
 def _print_report(report: Report, out: Console) -> None:
@@ -171,11 +272,14 @@ def _diagnostic_text(diagnostic: Diagnostic) -> Text:
 def _registry(err: Console) -> Registry:
     registry = discover_renderers()
     for warning in registry.warnings:
-        err.print(Text(f"quizbank: warning: {warning}", style="yellow"))
+        err.print(Text(printable(f"quizbank: warning: {warning}"), style="yellow"))
+    for error in registry.errors.values():
+        err.print(Text(printable(f"quizbank: error: {error}"), style="red"))
     return registry
 
 
 def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
+    report_format = _report_format(args, err)
     registry = _registry(err)
     request = BuildRequest(
         paths=args.paths or [DEFAULT_CONTENT],
@@ -186,22 +290,42 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         strict=args.strict,
         use_cache=not args.no_cache,
         jobs=args.jobs,
+        force=args.force,
     )
-    if out.is_terminal:
+    if out.is_terminal and report_format == "text":
         with _progress_bar(out) as advance:
             result = build(request, registry, on_quiz=advance)
     else:
         result = build(request, registry)
+    for warning in result.warnings:
+        err.print(Text(printable(f"quizbank: warning: {warning}"), style="yellow"))
+    formats = args.formats or list(registry.renderers)
+    page = str(args.output / "html" / "index.html") if "html" in formats else None
+    if report_format == "json":
+        _print_json(
+            out,
+            result.report,
+            written=result.written,
+            unchanged=result.reused,
+            quizzes=result.quizzes,
+            output=str(args.output),
+            open=None if result.report.has_errors else page,
+        )
+        return 1 if result.report.has_errors else 0
     if result.report.has_errors:
         _print_report(result.report, out)
-        out.print(Text(f"nothing was written to {args.output}", style="bold red"))
+        out.print(Text(printable(f"nothing was written to {args.output}"), style="bold red"))
         return 1
     for diagnostic in result.report:
         out.print(_diagnostic_text(diagnostic))
     reused = f" ({result.reused} unchanged)" if result.reused else ""
+    opening = f"; open {page}" if page else ""
     out.print(
-        f"wrote {_count(result.written, 'file')}{reused} for {_count(result.quizzes, 'quiz')} "
-        f"in {_count(result.languages, 'language')} in {result.seconds:.1f} s"
+        printable(
+            f"wrote {_count(result.written, 'file')}{reused} for {_count(result.quizzes, 'quiz')} "
+            f"in {_count(result.languages, 'language')} in {result.seconds:.1f} s "
+            f"into {args.output}{os.sep}{opening}"
+        )
     )
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -23,15 +24,40 @@ class Position:
     column: int = 1
 
 
+# What must never reach a terminal or a reader of the JSON as itself: control characters (C0,
+# DEL, C1, which hold escape sequences and line breaks), the Unicode line and paragraph
+# separators, and the bidirectional overrides and embeddings, which reorder what follows them.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return repr(match.group())[1:-1]
+
+
+def printable(text: str) -> str:
+    """`text` with every unprintable character written as its Python escape (`\\x1b`)."""
+    return _UNPRINTABLE.sub(_escaped, text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
-    """One problem in one file, with the field it concerns and a message for the author."""
+    """One problem in one file, with the field it concerns and a message for the author.
+
+    Whatever it quotes from content or file names is escaped when it is made, so that neither a
+    terminal nor a JSON reader is handed an escape sequence or a line break from a file.
+    """
 
     path: str
     position: Position
     severity: Severity
     field: str
     message: str
+
+    def __post_init__(self) -> None:
+        for name in ("path", "field", "message"):
+            value = getattr(self, name)
+            if _UNPRINTABLE.search(value):
+                object.__setattr__(self, name, printable(value))
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

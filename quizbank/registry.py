@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 
 from pydantic import ValidationError
 
-from quizbank.errors import RendererError, UsageError
+from quizbank.errors import UsageError
 from quizbank.renderer import Renderer, RendererOptions
 
 ENTRY_POINT_GROUP = "quizbank.renderers"
+BUILTIN_DISTRIBUTION = "quizbank"
 
 
 @dataclass(frozen=True)
@@ -34,19 +35,27 @@ class Registry:
 
     renderers: Mapping[str, RendererEntry]
     warnings: tuple[str, ...] = ()
+    errors: Mapping[str, str] = field(default_factory=dict)  # a name claimed twice: why
 
     def get(self, name: str) -> RendererEntry:
-        try:
+        if name in self.renderers:
             return self.renderers[name]
-        except KeyError:
-            raise UsageError(
-                f"unknown format {name!r}; the formats are {', '.join(sorted(self.renderers))}"
-            ) from None
+        if name in self.errors:
+            raise UsageError(self.errors[name])
+        raise UsageError(
+            f"unknown format {name!r}; the formats are {', '.join(sorted(self.renderers))}"
+        )
 
 
 def discover_renderers(points: Iterable[EntryPoint] | None = None) -> Registry:
-    """Load every renderer entry point; a broken plug-in becomes a warning, a clash an error."""
+    """Load every renderer entry point; a broken plug-in becomes a warning, a clash an error.
+
+    A clash concerns its name only: a plug-in that claims a built-in's name is left out (the
+    built-in keeps it); two plug-ins that claim one name are both left out. Every other
+    renderer works as usual.
+    """
     found: dict[str, RendererEntry] = {}
+    claims: dict[str, list[RendererEntry]] = {}
     warnings: list[str] = []
     for point in points if points is not None else entry_points(group=ENTRY_POINT_GROUP):
         dist = point.dist.name if point.dist else "unknown distribution"
@@ -64,13 +73,33 @@ def discover_renderers(points: Iterable[EntryPoint] | None = None) -> Registry:
                 f"renderer {point.name!r} from {dist} is not a quizbank Renderer ({point.value})"
             )
             continue
-        if point.name in found and found[point.name].distribution != dist:
-            raise RendererError(
-                f"the renderer name {point.name!r} is taken twice: by "
-                f"{found[point.name].distribution} and by {dist}"
-            )
-        found[point.name] = RendererEntry(point.name, cls, dist, version)
-    return Registry(dict(sorted(found.items())), tuple(warnings))
+        entry = RendererEntry(point.name, cls, dist, version)
+        same = claims.setdefault(point.name, [])
+        if all(e.distribution != dist for e in same):
+            same.append(entry)
+    errors: dict[str, str] = {}
+    for name, entries in claims.items():
+        builtin = [e for e in entries if e.distribution == BUILTIN_DISTRIBUTION]
+        if len(entries) == 1 or (builtin and len(entries) > 1):
+            found[name] = (builtin or entries)[0]
+        if len(entries) > 1:
+            errors[name] = _clash_message(name, entries, builtin[0] if builtin else None)
+    return Registry(dict(sorted(found.items())), tuple(warnings), errors)
+
+
+def _clash_message(name: str, entries: list[RendererEntry], builtin: RendererEntry | None) -> str:
+    """Why a renderer name claimed by several distributions is used as it is, or not at all."""
+    dists = " and by ".join(e.distribution for e in entries)
+    if builtin is not None:
+        others = ", ".join(e.distribution for e in entries if e is not builtin)
+        return (
+            f"the renderer name {name!r} is taken twice: by {dists}; the built-in {name!r} "
+            f"is used and {others}'s is ignored (rename its entry point)"
+        )
+    return (
+        f"the renderer name {name!r} is taken twice: by {dists}; neither is used until one "
+        "of them is renamed or uninstalled"
+    )
 
 
 def configure(entry: RendererEntry, raw: Mapping[str, str]) -> Renderer[RendererOptions]:
@@ -113,6 +142,12 @@ def split_options(
             raise UsageError(
                 f"no chosen format has the option {key!r}; the options are "
                 f"{', '.join(known) or 'none'}"
+            )
+        if not dot and len(targets) > 1:
+            forms = " or ".join(f"-O {e.name}.{option}={value}" for e in targets)
+            raise UsageError(
+                f"-O {pair}: {', '.join(e.name for e in targets)} all have the option "
+                f"{option!r}; say which one with {forms}"
             )
         for entry in targets:
             assigned[entry.name][option] = value

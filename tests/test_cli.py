@@ -10,15 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
 from conftest import CONTENT, QUIZ, REPO, Run, edit
 
+from quizbank.cli import main
 from quizbank.schema import authoring_schema_text
 
 
 def test_json_diagnostics_for_editors_and_ci(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
-    run = cli("validate", "--format", "json")
+    run = cli("validate", "--output-format", "json")
     assert run.code == 1
     payload = json.loads(run.out)
     assert payload["errors"] == 1 and payload["warnings"] == 0 and payload["files"] == 2
@@ -71,6 +73,7 @@ def test_build_on_a_terminal_shows_progress_then_the_summary(bank: Path, tmp_pat
     assert done.returncode == 0, done.stderr
     assert "building" in done.stdout  # the transient bar, drawn then erased
     assert "wrote 3 files for 1 quiz in 2 languages" in done.stdout
+    assert f"into {out}{os.sep}" in done.stdout
     assert json.loads((out / "json" / "ur" / f"{QUIZ}.json").read_text(encoding="utf-8"))
 
 
@@ -101,3 +104,76 @@ def test_schema_rejects_what_the_validator_rejects() -> None:
     quiz["questions"][0]["explanaton"] = quiz["questions"][0].pop("explanation")
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(quiz))
     assert errors, "an editor must flag a misspelt key too"
+
+
+def test_the_report_option_has_one_name_in_every_command(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
+    for command in (["validate"], ["build", "-o", str(tmp_path / "out")]):
+        run = cli(*command, "--output-format", "json")
+        assert run.code == 1
+        payload = json.loads(run.out)
+        assert payload["errors"] == 1
+        assert payload["diagnostics"][0]["message"] == "'e' is not one of the options a, b, c, d"
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_old_report_option_still_works_and_says_its_new_name(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    run = cli("validate", "--format", "json")
+    assert run.code == 0
+    assert json.loads(run.out)["errors"] == 0
+    assert run.err.strip() == "quizbank: warning: --format is now --output-format for reports"
+
+
+def test_build_json_report_names_what_was_written(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    run = cli("build", "-o", tmp_path / "out", "--output-format", "json")
+    assert run.code == 0, run.err
+    payload = json.loads(run.out)
+    assert payload["errors"] == 0 and payload["quizzes"] == 1 and payload["written"] > 0
+    assert payload["open"] == str(tmp_path / "out" / "html" / "index.html")
+
+
+def test_build_summary_names_the_output_folder_and_the_page_to_open(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    out = tmp_path / "site"
+    run = cli("build", "-o", out)
+    assert run.code == 0, run.err
+    index = out / "html" / "index.html"
+    assert run.lines[-1].endswith(f"into {out}{os.sep}; open {index}")
+    assert index.is_file()
+    only_json = cli("build", "-o", out, "-f", "json")
+    assert only_json.lines[-1].endswith(f"into {out}{os.sep}")
+
+
+def test_a_bare_option_several_chosen_formats_have_is_a_usage_error(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    run = cli("build", "-o", tmp_path / "out", "-O", "shuffle=true")
+    assert run.code == 2
+    assert run.err.strip() == (
+        "quizbank: usage error: -O shuffle=true: html, moodle all have the option 'shuffle'; "
+        "say which one with -O html.shuffle=true or -O moodle.shuffle=true"
+    )
+    assert not (tmp_path / "out").exists()
+    one = cli("build", "-o", tmp_path / "out", "-f", "html", "-O", "shuffle=true")
+    assert one.code == 0, one.err
+
+
+@pytest.mark.parametrize("command", ["validate", "build", "formats", "schema"])
+def test_every_command_help_has_a_description_and_an_example(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0
+    shown = capsys.readouterr().out
+    description = shown.split("\n\n")[1]
+    assert len(description.split()) > 5, shown
+    assert "example" in shown
+    assert f"  quizbank {command}" in shown

@@ -1,4 +1,4 @@
-"""Renderers are plug-ins: found through entry points, broken ones reported, clashes refused."""
+"""Renderers are plug-ins: found through entry points, broken ones and clashes reported."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import QUIZ, REPO
+from conftest import QUIZ, REPO, Run
 
-from quizbank.errors import RendererError
+from quizbank.errors import UsageError
 from quizbank.registry import discover_renderers
 
 PLUGIN = Path(__file__).parent / "plugin"
@@ -60,14 +61,66 @@ def test_a_plugin_that_fails_to_import_is_a_warning_not_a_crash() -> None:
     )
 
 
-def test_a_name_taken_twice_names_both_distributions() -> None:
+def test_a_plugin_claiming_a_builtin_name_is_ignored_and_the_rest_keep_working() -> None:
     value = "quizbank_renderers.json:JsonRenderer"
     points = [
         _EntryPoint("json", value, _Dist("quizbank")),
-        _EntryPoint("json", value, _Dist("rival")),
+        _EntryPoint("json", "quizbank_renderers.markdown:MarkdownRenderer", _Dist("rival")),
+        _EntryPoint("markdown", "quizbank_renderers.markdown:MarkdownRenderer", _Dist("quizbank")),
     ]
-    with pytest.raises(RendererError, match="'json' is taken twice: by quizbank and by rival"):
-        discover_renderers(points)  # type: ignore[arg-type]
+    registry = discover_renderers(points)  # type: ignore[arg-type]
+    assert registry.get("json").distribution == "quizbank"
+    assert registry.get("markdown").distribution == "quizbank"
+    assert dict(registry.errors) == {
+        "json": "the renderer name 'json' is taken twice: by quizbank and by rival; the "
+        "built-in 'json' is used and rival's is ignored (rename its entry point)"
+    }
+
+
+def test_a_name_two_plugins_claim_is_refused_for_that_name_only() -> None:
+    points = [
+        _EntryPoint("txt", "quizbank_renderers.json:JsonRenderer", _Dist("one")),
+        _EntryPoint("txt", "quizbank_renderers.markdown:MarkdownRenderer", _Dist("two")),
+        _EntryPoint("json", "quizbank_renderers.json:JsonRenderer", _Dist("quizbank")),
+    ]
+    registry = discover_renderers(points)  # type: ignore[arg-type]
+    assert list(registry.renderers) == ["json"]
+    message = (
+        "the renderer name 'txt' is taken twice: by one and by two; neither is used until one "
+        "of them is renamed or uninstalled"
+    )
+    assert registry.errors == {"txt": message}
+    with pytest.raises(UsageError) as raised:
+        registry.get("txt")
+    assert str(raised.value) == message
+
+
+def test_formats_and_build_still_work_beside_a_clash(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points = [
+        *(
+            _EntryPoint(name, f"quizbank_renderers.{module}", _Dist("quizbank"))
+            for name, module in (
+                ("json", "json:JsonRenderer"),
+                ("markdown", "markdown:MarkdownRenderer"),
+            )
+        ),
+        _EntryPoint("json", "quizbank_renderers.markdown:MarkdownRenderer", _Dist("rival")),
+    ]
+    real = discover_renderers
+    monkeypatch.setattr("quizbank.cli.discover_renderers", lambda: real(points))  # type: ignore[arg-type]
+    listed = cli("formats")
+    assert listed.code == 0
+    assert "quizbank: error: the renderer name 'json' is taken twice" in listed.err
+    assert {line.split()[0] for line in listed.lines if not line.startswith(" ")} == {
+        "json",
+        "markdown",
+    }
+    built = cli("build", "-o", tmp_path / "out")
+    assert built.code == 0, built.out + built.err
+    assert (tmp_path / "out" / "json" / "en" / f"{QUIZ}.json").is_file()
+    assert (tmp_path / "out" / "markdown" / "ur" / f"{QUIZ}.md").is_file()
 
 
 @pytest.fixture(scope="module")
