@@ -42,6 +42,7 @@ class BuildRequest:
     strict: bool = False
     use_cache: bool = True
     jobs: int = 0
+    force: bool = False  # write into a non-empty folder quizbank did not create
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class BuildResult:
     quizzes: int = 0
     languages: int = 0
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # for the user, not about content
 
 
 @dataclass
