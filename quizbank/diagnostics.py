@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -89,10 +90,12 @@ class Diagnostic:
 
 def display_path(path: Path) -> str:
     """A path as the author typed it or relative to the working folder when it is below it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    # Not resolved: a symbolic link is named as the link, never as what it points to.
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute.startswith(cwd + os.sep):
+        return absolute[len(cwd) + 1 :]
+    return str(path)
 
 
 @dataclass

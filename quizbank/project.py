@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from quizbank.crosslang import check_coverage, check_translations, quizzes
 from quizbank.diagnostics import Diagnostic, Report
-from quizbank.errors import UsageError
+from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz, load_quiz
-from quizbank.model import Quiz
+from quizbank.model import LANG_PATTERN, Quiz
 from quizbank.parallel import parallel_map
 
 SUFFIXES = (".yaml", ".yml")
@@ -50,15 +52,26 @@ class Bank:
 
 
 def discover(paths: Iterable[Path]) -> Bank:
-    """Every quiz file under the given files and folders, grouped by quiz id."""
+    """Every quiz file under the given files and folders, and the translations found beside
+    each (`<lang-folder>/../<other-lang>/<same-name>.yaml`), grouped by quiz id.
+
+    Symbolic links are listed, not followed here: where one leads is checked when it is read.
+    """
+    given = list(paths)
     files: set[Path] = set()
-    for path in paths:
+    for path in given:
         if path.is_dir():
-            files.update(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-        elif path.is_file():
+            files.update(_quiz_files_under(path))
+        elif path.is_file() or path.is_symlink():
             files.add(path)
         else:
             raise UsageError(f"no such file or folder: {path}")
+    if not files:
+        where = ", ".join(map(str, given))
+        raise QuizbankError(
+            f"no quiz file found in {where} (quiz files are content/<lang>/<quiz-id>.yaml)"
+        )
+    files.update(_translations_beside(files))
     groups: dict[str, QuizFiles] = {}
     for file in sorted(files):
         group = groups.setdefault(file.stem, QuizFiles(file.stem))
@@ -68,8 +81,65 @@ def discover(paths: Iterable[Path]) -> Bank:
                 f"{group.files[lang]} and {file} are both quiz {file.stem!r} in {lang!r}"
             )
         group.files[lang] = file
-    languages = sorted({lang for g in groups.values() for lang in g.files})
+    languages = sorted(
+        {lang for g in groups.values() for lang in g.files if _LANGUAGE_FOLDER.match(lang)}
+    )
     return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), languages)
+
+
+_LANGUAGE_FOLDER = re.compile(LANG_PATTERN)
+
+
+def _quiz_files_under(folder: Path) -> Iterator[Path]:
+    """The quiz files in a folder tree, links included (and not followed into folders)."""
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(SUFFIXES):
+                yield Path(parent, name)
+
+
+def _translations_beside(files: Iterable[Path]) -> set[Path]:
+    """The other languages' files of the same quizzes, in the language folders beside them."""
+    found: set[Path] = set()
+    folders: dict[Path, list[Path]] = {}
+    for file in files:
+        if not _LANGUAGE_FOLDER.match(file.parent.name):
+            continue
+        root = file.parent.parent
+        if root not in folders:
+            folders[root] = [
+                entry
+                for entry in (root.iterdir() if root.is_dir() else ())
+                if _LANGUAGE_FOLDER.match(entry.name) and entry.is_dir()
+            ]
+        for folder in folders[root]:
+            for suffix in SUFFIXES:
+                other = folder / f"{file.stem}{suffix}"
+                if other.is_file() or other.is_symlink():
+                    found.add(other)
+    return found
+
+
+def link_problem(path: Path) -> str | None:
+    """Why a quiz file that is (or lies under) a symbolic link must not be read; None if fine.
+
+    A link may lead anywhere inside the content folder (the folder holding the language
+    folders); one that leaves it, leads nowhere or loops is refused before anything is read.
+    """
+    if os.path.realpath(path.parent) == os.path.abspath(path.parent) and not path.is_symlink():
+        return None
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        return f"this is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    except (RuntimeError, OSError):
+        return "this is a symbolic link that leads back to itself"
+    if not target.is_relative_to(path.parent.parent.resolve()):
+        return (
+            "this is a symbolic link to a file outside the content folder; quiz files must be "
+            "inside it (copy the file in instead of linking it)"
+        )
+    return None
 
 
 @dataclass
@@ -109,6 +179,11 @@ def check_quiz(
 def _load_one(path: Path) -> LoadedQuiz:
     """One file's own checks; its node tree is let go before the next file is read, so a quiz
     of thousands of questions holds one language's tree at a time, not all of them."""
+    refused = link_problem(path)
+    if refused is not None:
+        loaded = LoadedQuiz(path)
+        loaded.report(refused)
+        return loaded
     loaded = load_quiz(path)
     if loaded.document:
         loaded.document.release()
