@@ -190,3 +190,27 @@ def test_installed_plugin_builds(installed_plugin: dict[str, str], tmp_path: Pat
     text = (out / "plaintext" / "en" / f"{QUIZ}.txt").read_text(encoding="utf-8")
     assert text.startswith("Checkpoint sharding and resumable training\n\n1. Why are large")
     assert "key:" not in text
+
+
+def test_the_readme_plugin_example_and_its_test_work(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README's renderer and its test are run as written, so the documentation stays true."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Renderers are plug-ins") : readme.index("## Performance")]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), namespace)
+    monkeypatch.chdir(REPO)
+    namespace["test_plaintext_lists_every_question"](tmp_path)
+    renderer = namespace["PlainTextRenderer"]
+    points = [_EntryPoint("plaintext", "builtins:object", _Dist("quizbank-plaintext"))]
+    monkeypatch.setattr(points[0], "load", lambda: renderer)
+    monkeypatch.setitem(
+        namespace,
+        "discover_renderers",
+        lambda: discover_renderers(points),  # type: ignore[arg-type]
+    )
+    namespace["test_plaintext_is_registered"]()
