@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from quizbank.crosslang import check_coverage, check_translations, quizzes
@@ -120,13 +121,19 @@ def _translations_beside(files: Iterable[Path]) -> set[Path]:
     return found
 
 
+@lru_cache(maxsize=256)
+def _no_link_above(folder: str) -> bool:
+    """Whether no part of a folder's path is a symbolic link (asked once per folder)."""
+    return os.path.realpath(folder) == os.path.abspath(folder)
+
+
 def link_problem(path: Path) -> str | None:
     """Why a quiz file that is (or lies under) a symbolic link must not be read; None if fine.
 
     A link may lead anywhere inside the content folder (the folder holding the language
     folders); one that leaves it, leads nowhere or loops is refused before anything is read.
     """
-    if os.path.realpath(path.parent) == os.path.abspath(path.parent) and not path.is_symlink():
+    if _no_link_above(str(path.parent)) and not path.is_symlink():
         return None
     try:
         target = path.resolve(strict=True)
