@@ -613,11 +613,15 @@ def make_mutant(seeds: list[SeedQuiz], seed: int, index: int) -> Mutant:
         odd = rng.choice(HOSTILE_LANGS)
         lang_dirs[lang] = os.fsencode(odd)
         ops.append(f"language folder {odd!r} instead of {lang!r}")
+    suffix = b".yaml"
+    if rng.random() < 0.01:  # an author's other habits; found by neither discovery nor schema
+        suffix = rng.choice([b".yml", b".YAML", b".yaml~", b"", b".yaml.bak"])
+        ops.append(f"files named {suffix.decode() or 'without a suffix'!r} in every language")
     files: dict[bytes, bytes] = {}
     for other in langs:
-        path = b"content/" + lang_dirs[other] + b"/" + stem + b".yaml"
+        path = b"content/" + lang_dirs[other] + b"/" + stem + suffix
         files[path] = data if other == lang else quiz.files[other]
-    mutated = b"content/" + lang_dirs[lang] + b"/" + stem + b".yaml"
+    mutated = b"content/" + lang_dirs[lang] + b"/" + stem + suffix
     target = rng.choice([mutated, mutated, b"content"])
     if target == b"content":
         ops.append("validate content/")
@@ -989,7 +993,8 @@ def judge(mutant: Mutant, results: dict[str, RunResult]) -> list[Failure]:
             if severity not in ("error", "warning"):
                 failures.append(Failure("bad-diagnostic", f"severity {severity!r}", path, fmt))
         has_error = any(d[3] == "error" for d in diagnostics)
-        if run.code == 1 and not has_error and not any(f.kind == "bad-json" for f in failures):
+        bad_json = any(f.kind == "bad-json" and f.fmt == fmt for f in failures)
+        if run.code == 1 and not has_error and not bad_json:
             failures.append(
                 Failure("no-diagnostic", "exit 1 with no error diagnostic", err[-300:], fmt)
             )
