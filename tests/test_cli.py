@@ -177,3 +177,14 @@ def test_every_command_help_has_a_description_and_an_example(
     assert len(description.split()) > 5, shown
     assert "example" in shown
     assert f"  quizbank {command}" in shown
+
+
+def test_the_json_report_is_json_even_when_the_run_fails_before_checking(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    for args in (["validate", tmp_path], ["validate", tmp_path / "nowhere"]):
+        run = cli(*args, "--output-format", "json")
+        assert run.code in (1, 2)
+        payload = json.loads(run.out)
+        assert payload["diagnostics"] == [] and payload["files"] == 0
+        assert payload["failure"]["message"] in run.err
