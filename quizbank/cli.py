@@ -196,7 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.print(Text(f"quizbank: {exc.category}: {printable(str(exc))}", style="red"))
         if getattr(args, "output_format", None) == "json" or getattr(args, "old_report", None):
             # A reader of the JSON report gets a JSON document whatever happened.
-            _print_json(out, Report(), failure={"category": exc.category, "message": str(exc)})
+            _print_json(
+                out, Report(), failure={"category": exc.category, "message": printable(str(exc))}
+            )
         return exc.exit_code
     except OSError as exc:  # a file system's refusal that no layer below put into words
         where = f"{exc.filename}: " if exc.filename else ""
