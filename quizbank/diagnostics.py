@@ -27,8 +27,9 @@ class Position:
 
 # What must never reach a terminal or a reader of the JSON as itself: control characters (C0,
 # DEL, C1, which hold escape sequences and line breaks), the Unicode line and paragraph
-# separators, and the bidirectional overrides and embeddings, which reorder what follows them.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]")
+# separators, the bidirectional overrides and embeddings, which reorder what follows them, and
+# the lone surrogates that stand for the undecodable bytes of a file name (no output takes them).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:

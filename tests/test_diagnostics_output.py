@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from conftest import QUIZ, Run, edit
 
 from quizbank.diagnostics import Diagnostic, Position, Severity
 
-HOSTILE = ["\x1b[2J\x1b[H", "a\nb", "a\rb", "\x9b31m", "\x7f", "\u2028", "\u202e"]
+HOSTILE = ["\x1b[2J\x1b[H", "a\nb", "a\rb", "\x9b31m", "\x7f", "\u2028", "\u202e", "qu\udcc3"]
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -50,3 +51,16 @@ def test_a_key_holding_a_newline_cannot_forge_a_summary_line(
     for form in ("--output-format", "json"), ():
         payload = cli("validate", *form).out
         assert "\n0 errors" not in payload
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_escaped(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    name = os.fsdecode(b"qu\xc3(iz.yaml")
+    (bank / "en" / name).write_text("id: x\n", encoding="utf-8")
+    text = cli("validate")
+    assert text.code == 1
+    assert "content/en/qu\\udcc3(iz.yaml:1:1: error: " in text.out
+    report = cli("validate", "--output-format", "json")
+    paths = {d["path"] for d in json.loads(report.out)["diagnostics"]}
+    assert "content/en/qu\\udcc3(iz.yaml" in paths
