@@ -40,7 +40,7 @@ def _compare(reference: LoadedQuiz, other: LoadedQuiz) -> None:
     index_of = {qid: index for index, qid in enumerate(ids)}
     for missing in [i for i in ref_ids if i not in index_of]:
         other.report(
-            f"question {missing!r} is missing: it is questions[{ref_index[missing]}] {where}",
+            f"question {missing!r} is missing: it is question {ref_index[missing] + 1} {where}",
             ("questions",),
             key=True,
         )

@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from quizbank.diagnostics import Diagnostic, Position, Severity, display_path
-from quizbank.model import (
-    Loc,
-    MultipleChoice,
-    Option,
-    Quiz,
-    SingleChoice,
-    TrueFalse,
-    text_fields,
-)
-from quizbank.paths import format_loc
+from quizbank.messages import schema_message, unknown_key_message
+from quizbank.model import Question, Quiz, text_fields
+from quizbank.paths import Loc, describe_loc
+from quizbank.rules import has_raw_html, identity_rules, question_rules
 from quizbank.scripts import avoided_terms, looks_untranslated, script_for
 from quizbank.yamlsource import YamlDocument, YamlError, load_document
 
-QUESTION_TYPES = ("single_choice", "multiple_choice", "true_false")
-_KNOWN_KEYS = sorted(
-    {
-        name
-        for model in (Quiz, SingleChoice, MultipleChoice, TrueFalse, Option)
-        for name in model.model_fields
-    }
-    | {"url"}
-)
+MAX_DIAGNOSTICS = 100  # listed per file; the rest are counted
+MAX_QUESTIONS = 10_000
+QUESTION: TypeAdapter[Question] = TypeAdapter(Question)
 
 
 @dataclass
@@ -44,6 +31,8 @@ class LoadedQuiz:
     quiz: Quiz | None = None
     document: YamlDocument | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    unlisted: int = 0  # problems past the first MAX_DIAGNOSTICS, counted only
+    question_ids: list[str | None] | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,14 +45,56 @@ class LoadedQuiz:
     def display(self) -> str:
         return display_path(self.path)
 
+    @property
+    def full(self) -> bool:
+        """Whether as many problems as a file lists have been recorded."""
+        return len(self.diagnostics) >= MAX_DIAGNOSTICS
+
     def report(
-        self, message: str, loc: Loc = (), *, key: bool = False, severity: Severity = Severity.ERROR
+        self,
+        message: str,
+        loc: Loc = (),
+        *,
+        key: bool = False,
+        severity: Severity = Severity.ERROR,
+        position: Position | None = None,
     ) -> None:
-        """Record a problem at the YAML position of `loc`."""
-        position = self.document.locate(loc, key=key) if self.document else Position()
-        self.diagnostics.append(
-            Diagnostic(self.display, position, severity, format_loc(loc), message)
+        """Record a problem at the YAML position of `loc` (or at `position`); past the first
+        MAX_DIAGNOSTICS, a problem is only counted."""
+        if self.full:
+            self.unlisted += 1
+            return
+        if position is None:
+            position = self.document.locate(loc, key=key) if self.document else Position()
+        where = describe_loc(loc, self._question_ids())
+        self.diagnostics.append(Diagnostic(self.display, position, severity, where, message))
+
+    def listed_diagnostics(self) -> list[Diagnostic]:
+        """The problems listed, and a last line that counts those that were not."""
+        if not self.unlisted:
+            return self.diagnostics
+        more = Diagnostic(
+            self.display,
+            self.diagnostics[-1].position,
+            Severity.ERROR if self.quiz is None else self.diagnostics[-1].severity,
+            "",
+            f"and {self.unlisted:,} more problems in this file (only the first "
+            f"{MAX_DIAGNOSTICS} are listed)",
         )
+        return [*self.diagnostics, more]
+
+    def _question_ids(self) -> list[str | None]:
+        if self.question_ids is None:
+            if self.quiz is not None:
+                self.question_ids = [q.id for q in self.quiz.questions]
+            else:
+                data = self.document.data if self.document else None
+                raw = data.get("questions") if isinstance(data, dict) else None
+                self.question_ids = [
+                    q["id"][:40] if isinstance(q, dict) and isinstance(q.get("id"), str) else None
+                    for q in (raw if isinstance(raw, list) else [])[:MAX_QUESTIONS]
+                ]
+        return self.question_ids
 
 
 def load_quiz(path: Path) -> LoadedQuiz:
@@ -86,16 +117,45 @@ def load_quiz(path: Path) -> LoadedQuiz:
             f"a quiz file is a mapping of keys (id, lang, title, ...), but this is {kind}"
         )
         return loaded
+    _report_comments(loaded)
     try:
         loaded.quiz = Quiz.model_validate(data)
     except ValidationError as exc:
-        for error in exc.errors(include_url=False):
-            _report_schema_error(loaded, data, error)
+        _report_schema_errors(loaded, data, exc)
         return loaded
-    for message, loc in _file_rules(loaded.quiz, path):
+    for message, loc in identity_rules(loaded.quiz.id, loaded.quiz.lang, path):
         loaded.report(message, loc)
-    _check_script(loaded, loaded.quiz)
+    for message, loc in question_rules(enumerate(loaded.quiz.questions)):
+        loaded.report(message, loc)
+    if loaded.quiz.lang == path.parent.name:  # else every text would look untranslated
+        _check_script(loaded, loaded.quiz)
+    _check_texts(loaded, loaded.quiz)
     return loaded
+
+
+def _report_schema_errors(loaded: LoadedQuiz, data: dict[Any, Any], exc: ValidationError) -> None:
+    """Every schema error, then the rules for the questions that did validate."""
+    errors = exc.errors(include_url=False)
+    for index, error in enumerate(errors):
+        if loaded.full:
+            loaded.unlisted += len(errors) - index
+            break
+        _report_schema_error(loaded, data, error)
+    for message, loc in identity_rules(data.get("id"), data.get("lang"), loaded.path):
+        loaded.report(message, loc)
+    questions = data.get("questions")
+    if isinstance(questions, list) and len(questions) <= MAX_QUESTIONS:
+        for message, loc in question_rules(_valid_questions(questions)):
+            loaded.report(message, loc)
+
+
+def _valid_questions(questions: list[Any]) -> Iterator[tuple[int, Question]]:
+    """The questions that validate on their own, with their indexes."""
+    for index, raw in enumerate(questions):
+        try:
+            yield index, QUESTION.validate_python(raw)
+        except ValidationError:
+            continue
 
 
 def _report_schema_error(loaded: LoadedQuiz, data: Any, error: ErrorDetails) -> None:
@@ -106,11 +166,11 @@ def _report_schema_error(loaded: LoadedQuiz, data: Any, error: ErrorDetails) -> 
     if kind == "union_tag_invalid":
         loc = (*loc, "type")
     if kind == "extra_forbidden":
-        loaded.report(_unknown_key_message(str(loc[-1])), loc, key=True)
+        loaded.report(unknown_key_message(data, loc), loc, key=True)
     elif kind == "missing":
         loaded.report("this required field is missing", loc)
     else:
-        loaded.report(_schema_message(error, loc), loc)
+        loaded.report(schema_message(error, loc), loc)
 
 
 def _present_loc(data: Any, loc: tuple[int | str, ...], *, keep_last: bool) -> Loc:
@@ -137,98 +197,6 @@ def _child_value(data: Any, part: int | str) -> Any:
     return _ABSENT
 
 
-def _unknown_key_message(key: str) -> str:
-    message = f"unknown key {key!r}"
-    close = difflib.get_close_matches(key, _KNOWN_KEYS, n=1, cutoff=0.75)
-    return f"{message} (did you mean {close[0]!r}?)" if close else message
-
-
-def _schema_message(error: ErrorDetails, loc: Loc) -> str:
-    kind, value = error["type"], error.get("input")
-    types = ", ".join(QUESTION_TYPES)
-    if kind == "union_tag_invalid":
-        found = value.get("type") if isinstance(value, dict) else value
-        return f"unknown question type {found!r}; use one of {types}"
-    if kind == "union_tag_not_found":
-        return f"a question needs a `type`: one of {types}"
-    if kind == "string_pattern_mismatch" and loc and loc[-1] == "lang":
-        return f"{value!r} is not a language code such as `en`, `ur` or `pt-BR`"
-    if kind == "string_pattern_mismatch":
-        return (
-            f"{value!r} is not a valid id: use lowercase letters, digits and hyphens, "
-            "such as `why-shard`"
-        )
-    if kind == "enum":
-        expected = error.get("ctx", {}).get("expected", "")
-        return f"{value!r} is not allowed here; use one of {expected}"
-    message = error["msg"].removeprefix("Value error, ")
-    if kind in ("string_type", "list_type", "dict_type", "model_type", "int_type", "bool_type"):
-        message += f", not {_describe(value)}"
-    return message
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "an empty value"
-    return repr(value)
-
-
-def _file_rules(quiz: Quiz, path: Path) -> Iterator[tuple[str, Loc]]:
-    """The rules one file must keep beyond its schema: identity, unique ids, a valid key."""
-    if quiz.id != path.stem:
-        yield (
-            f"the quiz id {quiz.id!r} must equal the file name {path.stem!r}: "
-            "rename the file or change the id",
-            ("id",),
-        )
-    if quiz.lang != path.parent.name:
-        yield (
-            f"the language {quiz.lang!r} must equal the folder name {path.parent.name!r}: "
-            f"move the file to content/{quiz.lang}/ or change `lang`",
-            ("lang",),
-        )
-    first_index: dict[str, int] = {}
-    for q_index, question in enumerate(quiz.questions):
-        base: Loc = ("questions", q_index)
-        if question.id in first_index:
-            yield (
-                f"duplicate question id {question.id!r} "
-                f"(also questions[{first_index[question.id]}])",
-                (*base, "id"),
-            )
-        first_index.setdefault(question.id, q_index)
-        if not isinstance(question, TrueFalse):
-            yield from _choice_rules(question, base)
-
-
-def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterator[tuple[str, Loc]]:
-    option_index: dict[str, int] = {}
-    for o_index, option in enumerate(question.options):
-        if option.id in option_index:
-            yield (
-                f"duplicate option id {option.id!r} (also options[{option_index[option.id]}])",
-                (*base, "options", o_index, "id"),
-            )
-        option_index.setdefault(option.id, o_index)
-    ids = ", ".join(option_index)
-    answers: list[tuple[str, Loc]] = (
-        [(question.answer, (*base, "answer"))]
-        if isinstance(question, SingleChoice)
-        else [(a, (*base, "answer", i)) for i, a in enumerate(question.answer)]
-    )
-    seen: set[str] = set()
-    for answer, loc in answers:
-        if answer not in option_index:
-            yield f"{answer!r} is not one of the options {ids}", loc
-        elif answer in seen:
-            yield f"{answer!r} is listed twice in the answer", loc
-        seen.add(answer)
-
-
 def _check_script(loaded: LoadedQuiz, quiz: Quiz) -> None:
     script = script_for(quiz.lang)
     if script is None:
@@ -247,3 +215,28 @@ def _check_script(loaded: LoadedQuiz, quiz: Quiz) -> None:
 def _excerpt(text: str, width: int = 40) -> str:
     flat = " ".join(text.split())
     return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
+
+
+def _report_comments(loaded: LoadedQuiz) -> None:
+    """Warn where a ` #` after an unquoted text made the rest of its line a YAML comment."""
+    assert loaded.document is not None
+    for loc, position in loaded.document.comments_in_text:
+        loaded.report(
+            "everything after this ` #` is a YAML comment, left out of the text; if it belongs "
+            "to the text, put the whole text in quotes",
+            loc,
+            severity=Severity.WARNING,
+            position=position,
+        )
+
+
+def _check_texts(loaded: LoadedQuiz, quiz: Quiz) -> None:
+    """Warn once per text that holds raw HTML, which every export shows as text."""
+    for loc, text in text_fields(quiz):
+        if has_raw_html(text):
+            loaded.report(
+                "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
+                "lists, [links](https://…)) instead",
+                loc,
+                severity=Severity.WARNING,
+            )

@@ -13,24 +13,52 @@ from pydantic import (
     ConfigDict,
     Field,
     HttpUrl,
+    StrictBool,
     StringConstraints,
 )
+
+from quizbank.paths import Loc
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANG_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
 # Characters XML 1.0 cannot carry: control characters other than tab, newline and carriage
 # return, lone surrogates and the two non-characters U+FFFE and U+FFFF.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# The bidirectional overrides and embeddings U+202A-U+202E are refused too: they reorder what
+# follows them (a file name `gnp.exe` shown as `exe.png`); the isolates U+2066-U+2069 and the
+# marks U+200E/U+200F, which Urdu needs, stay allowed.
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff\u202a-\u202e]")
+# What makes a title more than one line of inline text: a line break, or a code fence, which
+# would turn the title into an empty code block.
+_BLOCK_START = re.compile(r"[\n\r]|^ {0,3}(?:```|~~~)")
 
 
-def _xml_safe(text: str) -> str:
-    match = _XML_INVALID.search(text)
+def _safe_text(text: str) -> str:
+    """A text exports can carry, that shows what it says and is not blank."""
+    match = _REFUSED.search(text)
+    if match and "\u202a" <= match.group() <= "\u202e":
+        raise ValueError(
+            f"contains the bidirectional override U+{ord(match.group()):04X}, which can "
+            "disguise what the text says; delete it (the isolates U+2066-U+2069 and the marks "
+            "U+200E/U+200F are allowed)"
+        )
     if match:
         raise ValueError(
             f"contains the control character U+{ord(match.group()):04X}, "
             "which exports cannot carry; delete it"
         )
+    if text.isspace():
+        raise ValueError("this text holds only spaces: write the text, or delete the key")
     return text
+
+
+def _one_line(title: str) -> str:
+    """A title is one line of inline text: it heads a page and names the quiz in every LMS."""
+    if _BLOCK_START.search(title):
+        raise ValueError(
+            "a title is one line of text (emphasis and `code` are fine); it cannot span "
+            "several lines or start a code block"
+        )
+    return title
 
 
 def _one_option_id(value: object) -> object:
@@ -55,10 +83,16 @@ OptionId = Annotated[
 Text = Annotated[
     str,
     StringConstraints(min_length=1, max_length=20_000),
-    AfterValidator(_xml_safe),
+    AfterValidator(_safe_text),
     Field(description="Markdown: emphasis, `code`, lists and links; raw HTML is shown as text."),
 ]
-Title = Annotated[str, StringConstraints(min_length=1, max_length=300), AfterValidator(_xml_safe)]
+Title = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=300),
+    AfterValidator(_safe_text),
+    AfterValidator(_one_line),
+    Field(description="One line of inline Markdown."),
+]
 
 
 class Level(StrEnum):
@@ -114,7 +148,7 @@ class MultipleChoice(_Question):
 
     type: Literal["multiple_choice"]
     options: list[Option] = Field(min_length=2, max_length=26)
-    answer: list[OptionId] = Field(min_length=1)
+    answer: list[OptionId] = Field(min_length=1, max_length=26)
 
     @property
     def answer_ids(self) -> tuple[str, ...]:
@@ -125,7 +159,7 @@ class TrueFalse(_Question):
     """A statement that is true or false."""
 
     type: Literal["true_false"]
-    answer: bool
+    answer: StrictBool = Field(description="`true` or `false`.")
     feedback_true: Text | None = Field(None, description="Shown when a learner answers true.")
     feedback_false: Text | None = Field(None, description="Shown when a learner answers false.")
 
@@ -155,11 +189,8 @@ class Quiz(_Strict):
     description: Text
     level: Level
     guide: Guide | None = None
-    tags: list[Slug] = Field(default_factory=list)
+    tags: list[Slug] = Field(default_factory=list, max_length=50)
     questions: list[Question] = Field(min_length=1, max_length=10_000)
-
-
-Loc = tuple[str | int, ...]
 
 
 def text_fields(quiz: Quiz) -> list[tuple[Loc, str]]:

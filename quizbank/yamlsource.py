@@ -7,10 +7,11 @@ nesting. The nodes are kept so that any later error can be located at a line and
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
 from quizbank.diagnostics import Position
-from quizbank.paths import format_loc
+from quizbank.paths import Loc, format_loc
 
 try:
     from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
@@ -51,22 +52,20 @@ class _CoreResolver(BaseResolver):
     """The YAML 1.2 core schema: `yes`, `no`, `on`, `off` and 1:30 stay strings."""
 
 
-_CoreResolver.add_implicit_resolver(_NULL, re.compile(r"^(?:~|null|Null|NULL|)$"), list("~nN"))
-_CoreResolver.add_implicit_resolver(_NULL, re.compile(r"^$"), [""])
-_CoreResolver.add_implicit_resolver(
-    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-_CoreResolver.add_implicit_resolver(
-    _INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
-)
-_CoreResolver.add_implicit_resolver(
-    _FLOAT,
-    re.compile(
+# The core schema's scalars, by tag: what a plain scalar must look like to be one.
+_CORE_PATTERNS = {
+    _NULL: re.compile(r"^(?:~|null|Null|NULL|)$"),
+    _BOOL: re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    _INT: re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    _FLOAT: re.compile(
         r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
     ),
-    list("-+0123456789."),
-)
+}
+for _tag, _first in ((_NULL, "~nN"), (_BOOL, "tTfF"), (_INT, "-+0123456789")):
+    _CoreResolver.add_implicit_resolver(_tag, _CORE_PATTERNS[_tag], list(_first))
+_CoreResolver.add_implicit_resolver(_NULL, _CORE_PATTERNS[_NULL], [""])
+_CoreResolver.add_implicit_resolver(_FLOAT, _CORE_PATTERNS[_FLOAT], list("-+0123456789."))
 
 
 # The implicit resolvers by the first character of a plain scalar.
@@ -127,6 +126,8 @@ class YamlDocument:
     root: Node | None
     text_hash: int = 0
     root_position: Position = _START
+    digest: str = ""  # SHA-256 of the exact bytes parsed
+    comments_in_text: list[tuple[Loc, Position]] = field(default_factory=list)
 
     def release(self) -> None:
         """Let go of the data and the node tree, most of the memory a big file takes; should a
@@ -176,6 +177,11 @@ def _child(node: Node, part: str | int) -> tuple[Node | None, Node] | None:
 
 def read_text(path: Path) -> str:
     """The file's text: size-bounded, strict UTF-8, a leading byte-order mark dropped."""
+    return decode(read_bytes(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, refused unread when the file is larger than a quiz file may be."""
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise YamlError(
@@ -183,24 +189,70 @@ def read_text(path: Path) -> str:
             f"{MAX_FILE_BYTES // 2**20} MiB (split the quiz into several files)"
         )
     raw = path.read_bytes()
+    if len(raw) > MAX_FILE_BYTES:  # it grew since
+        raise YamlError(f"the file grew past {MAX_FILE_BYTES // 2**20} MiB while it was read")
+    return raw
+
+
+def decode(raw: bytes) -> str:
+    """Strict UTF-8 text holding only characters YAML allows; YamlError at the first that is not."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (
+        len(raw) > 1 and raw.count(0) * 4 >= len(raw)
+    ):
+        raise YamlError("the file is saved as UTF-16; save it as UTF-8 in your editor")
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        before = raw[line_start : exc.start].decode("utf-8", errors="replace")
         raise YamlError(
             f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x} cannot be decoded); "
             "save it as UTF-8 in your editor",
-            Position(line, column),
+            Position(raw.count(b"\n", 0, exc.start) + 1, len(before) + 1),
         ) from None
+    if (found := _NOT_YAML.search(text)) is not None:
+        raise _character_error(text, found.start())
+    return text
+
+
+# What YAML 1.2 does not allow in a file (it allows tab, line feed, carriage return, NEL and the
+# printable characters), and names for the ones an author may meet.
+_NOT_YAML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_CHARACTER_NAMES = {
+    "\x00": "null",
+    "\x07": "bell",
+    "\x08": "backspace",
+    "\x0b": "vertical tab",
+    "\x0c": "form feed",
+    "\x1b": "escape",
+    "\x7f": "delete",
+    "\ufffe": "a non-character",
+    "\uffff": "a non-character",
+}
+
+
+def _character_error(text: str, index: int) -> YamlError:
+    char = text[index]
+    line_start = text.rfind("\n", 0, index) + 1
+    name = _CHARACTER_NAMES.get(char, "a control character")
+    return YamlError(
+        f"the file contains the character U+{ord(char):04X} ({name}), which quiz files "
+        "cannot hold; delete it",
+        Position(text.count("\n", 0, index) + 1, index - line_start + 1),
+    )
 
 
 def load_document(path: Path) -> YamlDocument:
     """Read, compose and construct one YAML file; raise YamlError for anything unusable."""
-    text = read_text(path)
+    raw = read_bytes(path)
+    text = decode(raw)
     root = _compose(text)
     data = _Constructor().construct_document(root)
-    return YamlDocument(path, data, root, hash(text), _position(root))
+    document = YamlDocument(path, data, root, hash(text), _position(root))
+    document.digest = hashlib.sha256(raw).hexdigest()
+    if "#" in text:
+        document.comments_in_text = list(comments_in_text(root, text))
+    return document
 
 
 def _compose(text: str) -> Node:
@@ -208,7 +260,9 @@ def _compose(text: str) -> Node:
     try:
         root = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        raise _syntax_error(exc) from None
+        raise _syntax_error(exc, text) from None
+    except yaml.YAMLError as exc:  # a reader error: decode() lets none through
+        raise YamlError(f"the file cannot be read as YAML: {exc}") from None
     except RecursionError:
         raise YamlError(f"the document is nested too deeply (at most {MAX_DEPTH} levels)") from None
     finally:
@@ -218,21 +272,104 @@ def _compose(text: str) -> Node:
     return root
 
 
-def _syntax_error(exc: yaml.MarkedYAMLError) -> YamlError:
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
     mark = exc.problem_mark or exc.context_mark
+    position = _position(mark) if mark else Position()
     problem = exc.problem or "invalid YAML"
+    lines = text.split("\n", position.line)
+    line = lines[position.line - 1] if mark and position.line <= len(lines) else ""
     if "maximum nesting depth" in problem:
-        problem = f"the document is nested too deeply (at most {MAX_DEPTH} levels)"
-    elif exc.context and "expected a single document" in exc.context:
-        problem = "the file holds more than one YAML document (`---`); put one quiz in each file"
-    else:
-        problem = f"YAML syntax error: {problem}"
-        if exc.context:
-            problem += f" {exc.context}"
-        start = exc.context_mark
-        if start is not None and mark is not None and start.line != mark.line:
-            problem += f" that starts on line {start.line + 1}"
-    return YamlError(problem, _position(mark) if mark else Position())
+        return YamlError(
+            f"the document is nested too deeply (at most {MAX_DEPTH} levels)", position
+        )
+    if exc.context and "expected a single document" in exc.context:
+        return YamlError(
+            "the file holds more than one YAML document (`---`); put one quiz in each file",
+            position,
+        )
+    if (plain := _plain_words(problem, exc.context or "", line, position)) is not None:
+        return YamlError(plain, position)
+    problem = f"YAML syntax error: {problem}"
+    if exc.context:
+        problem += f" {exc.context}"
+    start = exc.context_mark
+    if start is not None and mark is not None and start.line != mark.line:
+        problem += f" that starts on line {start.line + 1}"
+    return YamlError(problem, position)
+
+
+_KEY_VALUE = re.compile(r"^(\s*(?:-\s+)?[\w-]+:\s+)(.*?)\s*$")
+
+
+def _plain_words(problem: str, context: str, line: str, position: Position) -> str | None:
+    """What a PyYAML syntax error means for an author, with the fix, where one is known."""
+    quoted = _quoted_line(line)
+    how = f", like this: {quoted}" if quoted else ""
+    if problem.startswith("mapping values are not allowed"):
+        return f'a text that contains ": " must be in quotes{how}'
+    if problem.startswith(("found undefined alias", "found unknown alias")) or (
+        "scanning an alias" in context
+    ):
+        return f"a text that starts with * must be in quotes (*name is a YAML alias){how}"
+    if problem.startswith("found character that cannot start any token"):
+        char = line[position.column - 1 : position.column]
+        name = "a backtick (`)" if char == "`" else repr(char) if char else "this character"
+        return f"a text that starts with {name} must be in quotes{how}"
+    if problem.startswith(("did not find expected key", "did not find expected '-' indicator")):
+        return (
+            "the indentation of this line does not match the lines above it: indent each key "
+            "of a mapping, and each `-` of a list, by the same number of spaces"
+        )
+    return None
+
+
+def _quoted_line(line: str) -> str:
+    """The line with its value in double quotes, or "" when it is not a `key: value` line."""
+    match = _KEY_VALUE.match(line)
+    if match is None or not match.group(2):
+        return ""
+    value = match.group(2).replace("\\", "\\\\").replace('"', '\\"')
+    if len(value) > 60:
+        value = value[:57] + "…"
+    return f'{match.group(1).strip()} "{value}"'
+
+
+def comments_in_text(root: Node, text: str) -> Iterator[tuple[Loc, Position]]:
+    """Where an unquoted text of a text field is followed by a ` #` comment on its last line,
+    which YAML drops: the text's location and the comment's position."""
+    stack: list[tuple[Node, Loc]] = [(root, ())]
+    while stack:
+        node, loc = stack.pop()
+        if isinstance(node, SequenceNode):
+            stack.extend((item, (*loc, index)) for index, item in enumerate(node.value))
+        elif isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, ScalarNode):
+                    continue
+                key: str = key_node.value
+                if not isinstance(value_node, ScalarNode):
+                    stack.append((value_node, (*loc, key)))
+                elif key in TEXT_KEYS and value_node.style is None:
+                    where = _comment_after(value_node, text)
+                    if where is not None:
+                        yield (*loc, key), where
+
+
+# The keys whose values are prose, where a ` #` is far likelier meant as text than as a comment.
+TEXT_KEYS = frozenset(
+    {"title", "description", "prompt", "text", "explanation", "feedback"}
+    | {"feedback_true", "feedback_false"}
+)
+
+
+def _comment_after(node: ScalarNode, text: str) -> Position | None:
+    end = node.end_mark.index
+    line_end = text.find("\n", end)
+    rest = text[end : line_end if line_end >= 0 else len(text)]
+    stripped = rest.lstrip(" \t")
+    if not stripped.startswith("#"):
+        return None
+    return Position(node.end_mark.line + 1, node.end_mark.column + len(rest) - len(stripped) + 1)
 
 
 class _NodeError(Exception):
@@ -320,31 +457,50 @@ class _Constructor:
         return result
 
 
-def _key(node: Node) -> str | int:
-    """A mapping key: a plain scalar, a text or a whole number."""
-    if node.__class__ is ScalarNode and node.tag == _STR:
-        return node.value  # type: ignore[no-any-return]
+def _key(node: Node) -> str:
+    """A mapping key: a scalar, taken as the text it is written as (`0x10` stays `0x10`)."""
     if node.__class__ is not ScalarNode or node.tag == _MERGE:
         raise _NodeError("a key must be a plain word such as `title`", node)
-    key = _scalar(node)
-    if not isinstance(key, str | int):
-        raise _NodeError(f"{node.value!r} cannot be a key", node)
-    return key
+    if node.tag != _STR:
+        _scalar(node)  # an explicit tag that does not fit is refused here too
+    return node.value  # type: ignore[no-any-return]
 
 
 def _scalar(node: Node) -> Any:
+    """A scalar's value by its tag; a value its (explicit) tag does not describe is refused."""
     tag, value = node.tag, node.value
     if tag == _STR:
         return value
+    pattern = _CORE_PATTERNS.get(tag)
+    if pattern is None:
+        raise _tag_error(node)
+    if not pattern.match(value):
+        name = tag.replace(_TAG, "!!")
+        raise _NodeError(
+            f"{_excerpt(value)} is not a {_TAG_NAMES[tag]}, as its tag `{name}` says; "
+            "remove the tag or correct the value",
+            node,
+        )
     if tag == _NULL:
         return None
     if tag == _BOOL:
         return value.lower() == "true"
-    if tag == _INT:
-        return _to_int(value)
-    if tag == _FLOAT:
-        return _to_float(value)
-    raise _tag_error(node)
+    try:
+        return _to_int(value) if tag == _INT else _to_float(value)
+    except ValueError:  # more digits than Python converts
+        raise _NodeError(
+            f"the number {_excerpt(value)} has too many digits ({len(value)}); "
+            "write it in quotes if it is text",
+            node,
+        ) from None
+
+
+_TAG_NAMES = {_NULL: "null", _BOOL: "true or false", _INT: "whole number", _FLOAT: "number"}
+
+
+def _excerpt(value: str, width: int = 30) -> str:
+    """A value quoted for a message, cut short."""
+    return repr(value if len(value) <= width else value[: width - 1] + "…")
 
 
 def _tag_error(node: Node) -> _NodeError:

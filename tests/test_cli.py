@@ -30,7 +30,7 @@ def test_json_diagnostics_for_editors_and_ci(bank: Path, cli: Callable[..., Run]
             "line": line,
             "column": 13,
             "severity": "error",
-            "field": "questions[0].answer",
+            "field": "question 1 (why-shard), answer",
             "message": "'e' is not one of the options a, b, c, d",
         }
     ]

@@ -39,7 +39,9 @@ OUTDATED_CSS_CHECKER = [
 
 def load(folder: Path, lang: str, quiz_id: str) -> Quiz:
     loaded = load_quiz(folder / lang / f"{quiz_id}.yaml")
-    assert loaded.quiz is not None and not loaded.diagnostics, loaded.diagnostics
+    # The fixture holds raw HTML on purpose: the one problem it may have is that warning.
+    unexpected = [d for d in loaded.diagnostics if "raw HTML is shown as text" not in d.message]
+    assert loaded.quiz is not None and not unexpected, unexpected
     return loaded.quiz
 
 

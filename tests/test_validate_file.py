@@ -23,10 +23,13 @@ def test_unknown_key_is_named_with_a_suggestion(bank: Path, cli: Callable[..., R
     run = cli("validate")
     assert run.code == 1
     assert (
-        f"{EN}:{line}:5: error: questions[0].explanaton: unknown key 'explanaton' "
+        f"{EN}:{line}:5: error: question 1 (why-shard), explanaton: unknown key 'explanaton' "
         "(did you mean 'explanation'?)"
     ) in run.lines
-    assert f"{EN}:9:5: error: questions[0].explanation: this required field is missing" in run.lines
+    assert (
+        f"{EN}:9:5: error: question 1 (why-shard), explanation: this required field is missing"
+        in run.lines
+    )
 
 
 def test_duplicate_key_names_both_lines(bank: Path, cli: Callable[..., Run]) -> None:
@@ -60,7 +63,7 @@ def test_answer_that_names_no_option(bank: Path, cli: Callable[..., Run]) -> Non
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:13: error: questions[0].answer: 'e' is not one of the options a, b, c, d"
+        f"{EN}:{line}:13: error: question 1 (why-shard), answer: 'e' is not one of the options a, b, c, d"
     ]
 
 
@@ -68,7 +71,7 @@ def test_list_answer_on_single_choice(bank: Path, cli: Callable[..., Run]) -> No
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: [c, d]")
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:13: error: questions[0].answer: a single_choice question has exactly one "
+        f"{EN}:{line}:13: error: question 1 (why-shard), answer: a single_choice question has exactly one "
         "answer: give one option id, not a list (or make it a multiple_choice question)"
     ]
 
@@ -78,7 +81,7 @@ def test_duplicate_question_id(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(path, "- id: resume-state", "- id: why-shard")
     run = cli("validate")
     assert (
-        f"{EN}:{line}:9: error: questions[1].id: duplicate question id 'why-shard' (also questions[0])"
+        f"{EN}:{line}:9: error: question 2 (why-shard), id: duplicate question id 'why-shard' (also question 1)"
         in run.errors
     )
 
@@ -87,7 +90,7 @@ def test_duplicate_option_id(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "      - id: b\n", "      - id: a\n")
     run = cli("validate")
     assert run.errors[0] == (
-        f"{EN}:{line}:13: error: questions[0].options[1].id: duplicate option id 'a' (also options[0])"
+        f"{EN}:{line}:13: error: question 1 (why-shard), option 2, id: duplicate option id 'a' (also option 1)"
     )
 
 
@@ -117,7 +120,7 @@ def test_urdu_left_in_english(bank: Path, cli: Callable[..., Run]) -> None:
     path.write_text("\n".join(text) + "\n", encoding="utf-8")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:{line}:13: error: questions[0].prompt: looks untranslated: a 'ur' text with no "
+        f"{UR}:{line}:13: error: question 1 (why-shard), prompt: looks untranslated: a 'ur' text with no "
         "Arabic-script (Urdu) letters ('Why are large model checkpoints split i…')"
     ]
 
@@ -143,7 +146,7 @@ def test_control_character_that_xml_cannot_carry(bank: Path, cli: Callable[..., 
     edit(bank / "en" / f"{QUIZ}.yaml", "split into shards?", 'split into shards?"')
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:13: error: questions[0].prompt: contains the control character U+0007, "
+        f"{EN}:{line}:13: error: question 1 (why-shard), prompt: contains the control character U+0007, "
         "which exports cannot carry; delete it"
     ]
 
@@ -152,7 +155,7 @@ def test_unknown_question_type(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "en" / f"{QUIZ}.yaml", "type: single_choice", "type: essay")
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:11: error: questions[0].type: unknown question type 'essay'; "
+        f"{EN}:{line}:11: error: question 1 (why-shard), type: unknown question type 'essay'; "
         "use one of single_choice, multiple_choice, true_false"
     ]
 
@@ -161,7 +164,7 @@ def test_yes_and_no_stay_text_in_the_core_schema(bank: Path, cli: Callable[..., 
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: no")
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:13: error: questions[0].answer: 'no' is not one of the options a, b, c, d"
+        f"{EN}:{line}:13: error: question 1 (why-shard), answer: 'no' is not one of the options a, b, c, d"
     ]
 
 

@@ -26,7 +26,7 @@ def test_answer_keys_differ(bank: Path, cli: Callable[..., Run]) -> None:
     line = edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:{line}:13: error: questions[0].answer: the answer is 'a' here but 'd' in {EN}"
+        f"{UR}:{line}:13: error: question 1 (why-shard), answer: the answer is 'a' here but 'd' in {EN}"
     ]
 
 
@@ -36,7 +36,7 @@ def test_question_missing_in_one_language(bank: Path, cli: Callable[..., Run]) -
     path.write_text(text.replace(_question_block(path, "index-file"), ""), encoding="utf-8")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:8:1: error: questions: question 'index-file' is missing: it is questions[4] in {EN}"
+        f"{UR}:8:1: error: questions: question 'index-file' is missing: it is question 5 in {EN}"
     ]
 
 
@@ -50,7 +50,7 @@ def test_extra_question_in_one_language(bank: Path, cli: Callable[..., Run]) -> 
     run = cli("validate")
     line = line_of(path, "- id: bonus")
     assert run.errors == [
-        f"{UR}:{line}:9: error: questions[8].id: question 'bonus' is not in {EN}: "
+        f"{UR}:{line}:9: error: question 9 (bonus), id: question 'bonus' is not in {EN}: "
         "every language asks the same questions"
     ]
 
@@ -62,7 +62,7 @@ def test_reordered_questions(bank: Path, cli: Callable[..., Run]) -> None:
     path.write_text(text.replace(first + second, second + first), encoding="utf-8")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:9:9: error: questions[0].id: questions are in another order than in {EN}: "
+        f"{UR}:9:9: error: question 1 (resume-state), id: questions are in another order than in {EN}: "
         "expected 'why-shard' here, found 'resume-state'"
     ]
 
@@ -72,7 +72,7 @@ def test_option_ids_differ(bank: Path, cli: Callable[..., Run]) -> None:
     edit(path, "      - id: c\n", "      - id: e\n")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:12:5: error: questions[0].options: the option ids are a, b, e, d here but "
+        f"{UR}:12:5: error: question 1 (why-shard), options: the option ids are a, b, e, d here but "
         f"a, b, c, d in {EN}: keep the same options in the same order"
     ]
 
@@ -83,7 +83,7 @@ def test_question_type_differs(bank: Path, cli: Callable[..., Run]) -> None:
     edit(path, "answer: d\n", "answer: [d]\n")
     run = cli("validate")
     assert run.errors == [
-        f"{UR}:{line}:11: error: questions[0].type: the type is 'multiple_choice' here but "
+        f"{UR}:{line}:11: error: question 1 (why-shard), type: the type is 'multiple_choice' here but "
         f"'single_choice' in {EN}"
     ]
 
@@ -122,5 +122,8 @@ def test_files_checked_by_workers_find_the_same(bank: Path, workers: int) -> Non
     edit(bank / "ur" / f"{QUIZ}.yaml", "کے چیک پوائنٹ شارڈز", "کی چوکی شارڈز")
     serial = check_quiz(group, languages, strict=False, workers=0)
     in_workers = check_quiz(group, languages, strict=False, workers=workers)
-    assert [d.field for d in serial.diagnostics] == ["questions[0].prompt", "questions[0].answer"]
+    assert [d.field for d in serial.diagnostics] == [
+        "question 1 (why-shard), prompt",
+        "question 1 (why-shard), answer",
+    ]
     assert in_workers.diagnostics == serial.diagnostics

@@ -1,0 +1,153 @@
+"""Schema errors in an author's words: what is wrong with a value, and how to write it."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic_core import ErrorDetails
+
+from quizbank.model import Guide, MultipleChoice, Option, Quiz, SingleChoice, TrueFalse
+from quizbank.paths import Loc
+
+QUESTION_TYPES = ("single_choice", "multiple_choice", "true_false")
+_QUESTION_MODELS: dict[str, type[BaseModel]] = {
+    "single_choice": SingleChoice,
+    "multiple_choice": MultipleChoice,
+    "true_false": TrueFalse,
+}
+_QUESTION_KEYS = {name for model in _QUESTION_MODELS.values() for name in model.model_fields}
+_PLACES = {
+    "quiz": set(Quiz.model_fields),
+    "question": _QUESTION_KEYS,
+    "option": set(Option.model_fields),
+    "guide": set(Guide.model_fields),
+}
+_ALL_KEYS = sorted(set().union(*_PLACES.values()))
+
+
+def unknown_key_message(data: Any, loc: Loc) -> str:
+    """An unknown key: where it belongs if it is valid elsewhere, else the key it is close to."""
+    key, place = str(loc[-1]), _place(loc[:-1])
+    if place == "question":
+        question_type = _question_type(data, loc[:-1])
+        users = [name for name, model in _QUESTION_MODELS.items() if key in model.model_fields]
+        if question_type in _QUESTION_MODELS and users:
+            only = " or ".join(users)
+            return f"{key!r} is not used by {question_type} questions, only by {only} questions"
+    homes = [name for name, keys in _PLACES.items() if key in keys and name != place]
+    if homes:
+        return f"{key!r} belongs to the {homes[0]}, not to the {place}; check its indentation"
+    close = difflib.get_close_matches(key, [k for k in _ALL_KEYS if k != key], n=1, cutoff=0.75)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown key {key!r}{hint}"
+
+
+def _place(loc: Loc) -> str:
+    """What kind of mapping `loc` is: the quiz, a question, an option or the guide."""
+    if not loc:
+        return "quiz"
+    if loc == ("guide",):
+        return "guide"
+    if len(loc) == 2 and loc[0] == "questions":
+        return "question"
+    if len(loc) == 4 and loc[2] == "options":
+        return "option"
+    return "mapping"
+
+
+def _question_type(data: Any, loc: Loc) -> object:
+    for part in loc:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data.get("type") if isinstance(data, dict) else None
+
+
+def schema_message(error: ErrorDetails, loc: Loc) -> str:
+    """What pydantic found wrong with a value, said for an author."""
+    kind, value = error["type"], error.get("input")
+    name = str(loc[-1]) if loc and isinstance(loc[-1], str) else ""
+    ctx = error.get("ctx", {})
+    types = ", ".join(QUESTION_TYPES)
+    if kind == "union_tag_invalid":
+        found = value.get("type") if isinstance(value, dict) else value
+        return f"unknown question type {found!r}; use one of {types}"
+    if kind == "union_tag_not_found":
+        return f"a question needs a `type`: one of {types}"
+    if kind == "string_pattern_mismatch" and name == "lang":
+        return f"{value!r} is not a language code such as `en`, `ur` or `pt-BR`"
+    if kind == "string_pattern_mismatch":
+        return (
+            f"{_short(value)} is not a valid id: use lowercase letters, digits and hyphens, "
+            "such as `why-shard`"
+        )
+    if kind == "enum":
+        return f"{_short(value)} is not allowed here; use one of {ctx.get('expected', '')}"
+    if kind == "list_type" and name == "answer" and isinstance(value, str | int):
+        return f"a multiple_choice answer is a list of option ids, like this: answer: [{value}]"
+    if kind == "too_short" and name == "answer":
+        return "give at least one right option, like this: answer: [a]"
+    if kind == "too_short":
+        least = ctx.get("min_length", 1)
+        return f"give at least {least} {_noun(name, least)} here"
+    if kind == "too_long":
+        most = ctx.get("max_length")
+        return f"there are {ctx.get('actual_length')} {_noun(name, 2)}; at most {most} are allowed"
+    if kind == "string_too_short":
+        return "this text is empty: write the text, or delete the key if it is optional"
+    if kind == "string_too_long":
+        return (
+            f"this text is {len(str(value)):,} characters long; at most {ctx.get('max_length'):,}"
+        )
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return _mapping_expected(value, loc)
+    if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
+        how = f'{name}: "{value}"' if name == "id" else f'"{value}"'
+        return f"{value} is read as a number; write it in quotes, like this: {how}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"write true or false, not {_describe(value)}"
+    if kind.startswith("url_"):
+        return (
+            f"{_short(value)} is not a web address: write it in full with https://, like this: "
+            "https://example.org/guide"
+        )
+    message = error["msg"].removeprefix("Value error, ")
+    if kind in ("string_type", "list_type", "int_type", "float_type", "float_parsing"):
+        message += f", not {_describe(value)}"
+    return message
+
+
+def _mapping_expected(value: object, loc: Loc) -> str:
+    place = "an option" if len(loc) >= 2 and loc[-2] == "options" else "this"
+    if place == "an option" and isinstance(value, str):
+        return (
+            "an option is a mapping with an id and a text, not just a text; like this: "
+            f"- {{id: b, text: {_short(value, 30)[1:-1]}}}"
+        )
+    return f"{place} is a mapping of keys, not {_describe(value)}"
+
+
+def _noun(name: str, count: int) -> str:
+    nouns = {"questions": "question", "options": "option", "tags": "tag", "answer": "answer"}
+    noun = nouns.get(name, "item")
+    return noun if count == 1 else f"{noun}s"
+
+
+def _short(value: object, width: int = 40) -> str:
+    text = str(value)
+    return repr(text if len(text) <= width else text[: width - 1] + "…")
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "an empty value"
+    return _short(value) if isinstance(value, str) else repr(value)
