@@ -1,8 +1,12 @@
 """`quizbank build`: check every quiz, render it with every chosen renderer, write atomically.
 
 Quizzes are processed one at a time (on every core when the bank is large), so memory holds one
-quiz per worker. Files are staged beside the output folder and moved into place only when the
+quiz per worker. Files are staged inside the output folder and moved into place only when the
 whole bank is free of errors. Unchanged quizzes are taken from the cache.
+
+A build of part of the bank (some files, some languages, some formats) rewrites the index pages
+for the whole bank and removes only the outputs of quizzes that no longer exist in the sources it
+was given, in the formats and languages it was asked for.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from quizbank.cache import BuildCache, CachedQuiz, file_stamp, renderer_key
+from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
 from quizbank.diagnostics import Diagnostic, Report
-from quizbank.errors import UsageError
-from quizbank.output import Staging
+from quizbank.errors import QuizbankError, UsageError
+from quizbank.model import LANGUAGE_CODE
+from quizbank.output import OutputFolder, check_output_folder, safe_relative
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
 from quizbank.project import Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, configure, split_options
@@ -64,6 +69,7 @@ class QuizOutcome:
     summaries: list[QuizSummary] = field(default_factory=list)
     written: dict[str, list[PurePosixPath]] = field(default_factory=dict)
     reused: dict[str, list[str]] = field(default_factory=dict)  # as recorded in the cache
+    sources: list[str] = field(default_factory=list)  # its files, as absolute paths
 
 
 @dataclass
@@ -88,7 +94,7 @@ class _Job:
     renderers: list[ActiveRenderer]
     strict: bool
     out_dir: Path
-    staging: Staging
+    staging: OutputFolder
     cache: BuildCache
     sources: dict[str, str] = field(default_factory=dict)  # quiz id: hash of its sources
     current: QuizTranslations | None = None  # the quiz whose formats workers render
@@ -141,32 +147,51 @@ def build(
     bank = discover(request.paths)
     languages = choose_languages(bank, request.languages)
     renderers = plan_renderers(registry, request.formats, request.options, languages)
-    cache = BuildCache.load(request.out_dir) if request.use_cache else BuildCache()
-    staging = Staging(request.out_dir)
-    global _JOB
-    _JOB = _Job(
-        bank.languages, languages, renderers, request.strict, request.out_dir, staging, cache
-    )
+    check_output_folder(request.out_dir, request.paths, marker=CACHE_FILE, force=request.force)
     result = BuildResult(Report(files=bank.file_count), languages=len(languages))
-    outcomes: list[QuizOutcome] = []
+    jobs = _worker_count(request.jobs, result.warnings)
+    folder = OutputFolder(request.out_dir)
+    global _JOB
     try:
-        for outcome in _process_all(bank.groups, request.jobs):
+        folder.open()
+        cache = BuildCache.load(request.out_dir) if request.use_cache else BuildCache()
+        _JOB = _Job(
+            bank.languages, languages, renderers, request.strict, request.out_dir, folder, cache
+        )
+        outcomes: list[QuizOutcome] = []
+        for outcome in _process_all(bank.groups, jobs):
             outcomes.append(outcome)
             result.report.extend(outcome.diagnostics)
             if on_quiz:
                 on_quiz()
         if result.report.has_errors:
-            staging.discard()
             return result
-        _finish(_JOB, outcomes, result)
-    except BaseException:
-        staging.discard()
+        _finish(_JOB, outcomes, result, request.paths)
+    except KeyboardInterrupt:
+        if folder.committed:
+            raise BuildInterrupted("interrupted after the export was written in full") from None
         raise
     finally:
         _JOB = None
+        folder.close()
     result.quizzes = len(outcomes)
     result.seconds = time.perf_counter() - started
     return result
+
+
+class BuildInterrupted(QuizbankError):
+    """Ctrl-C or SIGTERM came while the last files were being moved into place."""
+
+    exit_code = 130
+
+
+def _worker_count(asked: int, warnings: list[str]) -> int:
+    """The workers to start: as asked, but no more than twice the cores."""
+    cores = os.cpu_count() or 1
+    if asked > 2 * cores:
+        warnings.append(f"-j {asked} is more than twice the {cores} cores; using {2 * cores}")
+        return 2 * cores
+    return asked
 
 
 def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
@@ -176,7 +201,10 @@ def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
     assert job is not None
     changed = []
     for group in groups:
-        source = job.cache.source_hash(group.files, job.bank_languages, job.strict)
+        try:
+            source = job.cache.source_hash(group.files, job.bank_languages, job.strict)
+        except OSError:  # unreadable, a dangling link, gone: checking will say so, located
+            source = ""
         job.sources[group.quiz_id] = source
         if (outcome := _cached_outcome(job, group.quiz_id, source)) is not None:
             yield outcome
@@ -210,12 +238,18 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     job = _JOB
     assert job is not None, "a worker runs only inside build()"
     source = job.sources[group.quiz_id]
-    outcome = QuizOutcome(group.quiz_id, source)
+    outcome = QuizOutcome(group.quiz_id, source, sources=_source_paths(group))
     reusable = _reusable_outputs(job, group.quiz_id, source)
     checked = check_quiz(group, job.bank_languages, strict=job.strict, workers=check_workers)
     outcome.diagnostics = checked.diagnostics
     if not checked.ok:
         return outcome
+    # What is recorded is the hash of the bytes that were checked and rendered: a file edited
+    # since it was hashed above is rendered as it now is, and recorded so.
+    parsed = job.cache.source_hash_of(checked.digests, job.bank_languages, job.strict)
+    if parsed != source:
+        outcome.source = parsed
+        reusable = dict.fromkeys(reusable)
     languages = [lang for lang in job.languages if lang in checked.translations]
     translations = QuizTranslations(group.quiz_id, checked.translations, languages)
     outcome.summaries = [
@@ -255,7 +289,12 @@ def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
         diagnostics=[Diagnostic.from_json(d) for d in cached.warnings],
         summaries=[QuizSummary(**s) for s in cached.summaries],  # type: ignore[arg-type]
         reused={key: paths for key, paths in reusable.items() if paths is not None},
+        sources=cached.sources,
     )
+
+
+def _source_paths(group: QuizFiles) -> list[str]:
+    return [os.path.abspath(path) for path in group.files.values()]
 
 
 def _reusable_outputs(job: _Job, quiz_id: str, source: str) -> dict[str, list[str] | None]:
@@ -272,7 +311,7 @@ def _render(active: ActiveRenderer, translations: QuizTranslations) -> list[Pure
 
 
 def _stage(
-    staging: Staging, format_name: str, outputs: Iterable[OutputFile]
+    staging: OutputFolder, format_name: str, outputs: Iterable[OutputFile]
 ) -> list[PurePosixPath]:
     """Stage a renderer's files under its format's folder; their paths in the output folder."""
     written = []
@@ -289,10 +328,24 @@ def _render_current(index: int) -> list[PurePosixPath]:
     return _render(_JOB.renderers[index], _JOB.current)
 
 
-def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None:
+def _finish(
+    job: _Job, outcomes: list[QuizOutcome], result: BuildResult, inputs: Sequence[Path]
+) -> None:
     """Render the bank-wide files, move everything into place, prune and save the cache."""
+    present = {outcome.quiz_id for outcome in outcomes}
+    gone = {
+        quiz_id
+        for quiz_id, entry in job.cache.quizzes.items()
+        if quiz_id not in present and _was_given(entry.sources, inputs)
+    }
+    others = [  # quizzes this build was not given: still listed by the bank-wide pages
+        QuizSummary(**summary)  # type: ignore[arg-type]
+        for quiz_id, entry in job.cache.quizzes.items()
+        if quiz_id not in present and quiz_id not in gone
+        for summary in entry.summaries
+    ]
     summaries = sorted(
-        (s for o in outcomes for s in o.summaries), key=lambda s: (s.quiz_id, s.lang)
+        [*(s for o in outcomes for s in o.summaries), *others], key=lambda s: (s.quiz_id, s.lang)
     )
     bank_files = [
         path
@@ -300,11 +353,16 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
         for path in _stage(job.staging, active.name, active.renderer.render_bank(summaries))
     ]
     written = [p for o in outcomes for paths in o.written.values() for p in paths] + bank_files
-    job.staging.commit(written)
     result.written = len(written)
     result.reused = sum(len(paths) for o in outcomes for paths in o.reused.values())
-    _prune(job, outcomes, set(map(str, written)))
-    job.cache.stamp(job.out_dir, written)
+    kept = set(map(str, written)).union(*(paths for o in outcomes for paths in o.reused.values()))
+    removed = _prune(job, present | gone, kept)
+    for quiz_id in gone:
+        if not any(job.cache.quizzes[quiz_id].outputs.values()):
+            del job.cache.quizzes[quiz_id]
+    staged = job.staging.staging
+    assert staged is not None
+    job.cache.stamp(staged, written)  # a rename keeps a file's size and time
     for outcome in outcomes:
         previous = job.cache.quizzes.get(outcome.quiz_id)
         if not outcome.written and previous is not None and previous.source == outcome.source:
@@ -314,6 +372,7 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
             [d.as_json() for d in outcome.diagnostics],
             [vars(s) for s in outcome.summaries],
             dict(previous.outputs) if previous and previous.source == outcome.source else {},
+            outcome.sources,
         )
         produced = {key: list(map(str, paths)) for key, paths in outcome.written.items()}
         for key, current in {**produced, **outcome.reused}.items():
@@ -321,16 +380,50 @@ def _finish(job: _Job, outcomes: list[QuizOutcome], result: BuildResult) -> None
             entry.outputs = {k: v for k, v in entry.outputs.items() if not set(v) & set(current)}
             entry.outputs[key] = current
         job.cache.quizzes[outcome.quiz_id] = entry
-    job.cache.save(job.out_dir)
+    job.cache.save(staged)
+    job.staging.commit([*written, PurePosixPath(CACHE_FILE)], removed)
 
 
-def _prune(job: _Job, outcomes: list[QuizOutcome], written: set[str]) -> None:
-    """Delete what an earlier build wrote for this run's formats and this build no longer makes."""
-    kept = written.union(*(paths for o in outcomes for paths in o.reused.values()))
+def _was_given(sources: Sequence[str], inputs: Sequence[Path]) -> bool:
+    """Whether a build given `inputs` would have found every one of a quiz's source files."""
+    given = [os.path.abspath(path) for path in inputs]
+    return bool(sources) and all(
+        any(source == path or source.startswith(path.rstrip(os.sep) + os.sep) for path in given)
+        for source in sources
+    )
+
+
+def _prune(job: _Job, quiz_ids: set[str], kept: set[str]) -> list[PurePosixPath]:
+    """What an earlier build wrote for these quizzes that this build no longer makes, in this
+    build's formats and languages, to delete; a file changed since it was written is left."""
+    deleted: list[PurePosixPath] = []
     formats = {active.name for active in job.renderers}
-    for recorded in list(job.cache.stamps):
-        if recorded.split("/", 1)[0] in formats and recorded not in kept:
-            path = job.out_dir / recorded
-            if job.cache.stamps[recorded] == file_stamp(path):
-                path.unlink(missing_ok=True)
-            del job.cache.stamps[recorded]
+    languages = set(job.languages)
+    every_language = languages >= set(job.bank_languages)
+    for quiz_id in quiz_ids:
+        entry = job.cache.quizzes.get(quiz_id)
+        if entry is None:
+            continue
+        for key, paths in entry.outputs.items():
+            removed = {
+                path
+                for path in paths
+                if path not in kept
+                and safe_relative(path) is not None
+                and path.split("/", 1)[0] in formats
+                and _in_languages(path, languages, every_language)
+            }
+            for path in removed:
+                if job.cache.stamps.pop(path, None) == file_stamp(job.out_dir / path):
+                    deleted.append(PurePosixPath(path))
+            entry.outputs[key] = [path for path in paths if path not in removed]
+    return deleted
+
+
+def _in_languages(path: str, languages: set[str], every_language: bool) -> bool:
+    """Whether an output belongs to the languages of a build: `<format>/<lang>/…` by its
+    folder; any other file (one holding every language) only to a build of every language."""
+    parts = path.split("/")
+    if len(parts) > 2 and LANGUAGE_CODE.match(parts[1]):
+        return parts[1] in languages
+    return every_language

@@ -64,6 +64,7 @@ class CachedQuiz:
     warnings: list[dict[str, object]] = field(default_factory=list)
     summaries: list[dict[str, object]] = field(default_factory=list)
     outputs: dict[str, list[str]] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)  # its files, as absolute paths
 
 
 @dataclass
@@ -93,10 +94,16 @@ class BuildCache:
 
     def source_hash(self, files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
         """A hash of a quiz's files (by language) and of what its checks depend on."""
+        digests = {lang: self.file_digest(path) for lang, path in files.items()}
+        return self.source_hash_of(digests, languages, strict)
+
+    @staticmethod
+    def source_hash_of(digests: Mapping[str, str], languages: Iterable[str], strict: bool) -> str:
+        """A hash of a quiz's file digests (by language) and of what its checks depend on."""
         core = f"{__version__}|{code_fingerprint('quizbank')}"
         digest = hashlib.sha256(f"{core}|{','.join(languages)}|{strict}".encode())
-        for lang in sorted(files):
-            digest.update(f"|{lang}|{self.file_digest(files[lang])}".encode())
+        for lang in sorted(digests):
+            digest.update(f"|{lang}|{digests[lang]}".encode())
         return digest.hexdigest()
 
     def file_digest(self, path: Path) -> str:

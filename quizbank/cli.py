@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -184,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Console(highlight=False, soft_wrap=True, markup=False)
     err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
     try:
+        _interrupt_on_sigterm()
         if args.command == "validate":
             return _validate(args, out, err)
         if args.command == "build":
@@ -207,6 +210,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("quizbank: interrupted; nothing was written")
         return 130
+
+
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM (a service manager, `kill`, a CI timeout) stops a run as Ctrl-C does: staged files
+    are dropped and nothing is written."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 class _Checker:

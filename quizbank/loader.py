@@ -32,6 +32,7 @@ class LoadedQuiz:
     document: YamlDocument | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unlisted: int = 0  # problems past the first MAX_DIAGNOSTICS, counted only
+    digest: str = ""  # SHA-256 of the bytes that were checked
     question_ids: list[str | None] | None = None
 
     @property
@@ -102,6 +103,7 @@ def load_quiz(path: Path) -> LoadedQuiz:
     loaded = LoadedQuiz(path)
     try:
         loaded.document = load_document(path)
+        loaded.digest = loaded.document.digest
     except YamlError as exc:
         loaded.diagnostics.append(
             Diagnostic(loaded.display, exc.position, Severity.ERROR, exc.field, exc.message)

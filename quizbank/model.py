@@ -21,6 +21,7 @@ from quizbank.paths import Loc
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANG_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+LANGUAGE_CODE = re.compile(LANG_PATTERN)
 # Characters XML 1.0 cannot carry: control characters other than tab, newline and carriage
 # return, lone surrogates and the two non-characters U+FFFE and U+FFFF.
 # The bidirectional overrides and embeddings U+202A-U+202E are refused too: they reorder what

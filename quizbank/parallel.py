@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -46,15 +48,47 @@ def parallel_map(
         # the collector never walks it there, nor writes to its pages, which stay shared.
         gc.freeze()
         try:
-            context = get_context("fork")
-            with ProcessPoolExecutor(workers, context, initializer=_start_worker) as pool:
+            pool = ProcessPoolExecutor(workers, get_context("fork"), initializer=_start_worker)
+            try:
                 yield from pool.map(func, items, chunksize=chunk)
+            except BaseException:
+                _kill(pool)
+                raise
+            pool.shutdown()
         finally:
             gc.unfreeze()
 
 
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now, after an error, Ctrl-C or SIGTERM: none of them goes on with the
+    items not yet started (a plain shutdown would wait for every one)."""
+    processes = getattr(pool, "_processes", None) or {}  # kill_workers() from Python 3.14
+    for process in list(processes.values()):
+        process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _start_worker() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
+    _die_with_parent()
+    # Ctrl-C reaches the whole process group; the parent alone decides what happens then.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Have Linux kill this worker when its parent dies, even by `kill -9`."""
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: workers end when their pipe closes
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 @contextmanager

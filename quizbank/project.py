@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -13,7 +12,7 @@ from quizbank.crosslang import check_coverage, check_translations, quizzes
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz, load_quiz
-from quizbank.model import LANG_PATTERN, Quiz
+from quizbank.model import LANGUAGE_CODE, Quiz
 from quizbank.parallel import parallel_map
 
 SUFFIXES = (".yaml", ".yml")
@@ -83,12 +82,9 @@ def discover(paths: Iterable[Path]) -> Bank:
             )
         group.files[lang] = file
     languages = sorted(
-        {lang for g in groups.values() for lang in g.files if _LANGUAGE_FOLDER.match(lang)}
+        {lang for g in groups.values() for lang in g.files if LANGUAGE_CODE.match(lang)}
     )
     return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), languages)
-
-
-_LANGUAGE_FOLDER = re.compile(LANG_PATTERN)
 
 
 def _quiz_files_under(folder: Path) -> Iterator[Path]:
@@ -104,14 +100,14 @@ def _translations_beside(files: Iterable[Path]) -> set[Path]:
     found: set[Path] = set()
     folders: dict[Path, list[Path]] = {}
     for file in files:
-        if not _LANGUAGE_FOLDER.match(file.parent.name):
+        if not LANGUAGE_CODE.match(file.parent.name):
             continue
         root = file.parent.parent
         if root not in folders:
             folders[root] = [
                 entry
                 for entry in (root.iterdir() if root.is_dir() else ())
-                if _LANGUAGE_FOLDER.match(entry.name) and entry.is_dir()
+                if LANGUAGE_CODE.match(entry.name) and entry.is_dir()
             ]
         for folder in folders[root]:
             for suffix in SUFFIXES:
@@ -156,6 +152,7 @@ class CheckedQuiz:
     quiz_id: str
     translations: dict[str, Quiz]
     diagnostics: list[Diagnostic]
+    digests: dict[str, str]  # by language: the SHA-256 of the bytes that were checked
 
     @property
     def ok(self) -> bool:
@@ -179,8 +176,9 @@ def check_quiz(
     loaded = dict(zip(group.files, found, strict=True))
     check_translations(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
-    diagnostics = [d for item in loaded.values() for d in item.diagnostics]
-    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics)
+    diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
+    digests = {lang: item.digest for lang, item in loaded.items()}
+    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, digests)
 
 
 def _load_one(path: Path) -> LoadedQuiz:

@@ -11,11 +11,10 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from quizbank.model import LANG_PATTERN, MultipleChoice, Question, SingleChoice, TrueFalse
+from quizbank.model import LANGUAGE_CODE, MultipleChoice, Question, SingleChoice, TrueFalse
 from quizbank.paths import Loc
 
 Problem = tuple[str, Loc]
-_LANGUAGE_FOLDER = re.compile(LANG_PATTERN)
 
 
 def identity_rules(quiz_id: object, lang: object, path: Path) -> Iterator[Problem]:
@@ -27,7 +26,7 @@ def identity_rules(quiz_id: object, lang: object, path: Path) -> Iterator[Proble
             "rename the file or change the id",
             ("id",),
         )
-    if not _LANGUAGE_FOLDER.match(folder):
+    if not LANGUAGE_CODE.match(folder):
         where = f"{path.parent.parent.name}/{lang if isinstance(lang, str) else 'en'}"
         yield (
             f"quiz files go in a language folder: move this file to {where}/{path.name}",
