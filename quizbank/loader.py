@@ -11,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from quizbank.diagnostics import Diagnostic, Position, Severity, display_path
-from quizbank.messages import schema_message, unknown_key_message
+from quizbank.messages import excerpt, schema_message, unknown_key_message
 from quizbank.model import Question, Quiz, text_fields
 from quizbank.paths import Loc, describe_loc
 from quizbank.rules import has_raw_html, identity_rules, question_rules
@@ -114,7 +114,7 @@ def load_quiz(path: Path) -> LoadedQuiz:
         return loaded
     data = loaded.document.data
     if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"the single value {data!r}"
+        kind = "a list" if isinstance(data, list) else f"the single value {excerpt(data)}"
         loaded.report(
             f"a quiz file is a mapping of keys (id, lang, title, ...), but this is {kind}"
         )

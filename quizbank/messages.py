@@ -30,18 +30,19 @@ _ALL_KEYS = sorted(set().union(*_PLACES.values()))
 def unknown_key_message(data: Any, loc: Loc) -> str:
     """An unknown key: where it belongs if it is valid elsewhere, else the key it is close to."""
     key, place = str(loc[-1]), _place(loc[:-1])
+    shown = excerpt(key)
     if place == "question":
         question_type = _question_type(data, loc[:-1])
         users = [name for name, model in _QUESTION_MODELS.items() if key in model.model_fields]
         if question_type in _QUESTION_MODELS and users:
             only = " or ".join(users)
-            return f"{key!r} is not used by {question_type} questions, only by {only} questions"
+            return f"{shown} is not used by {question_type} questions, only by {only} questions"
     homes = [name for name, keys in _PLACES.items() if key in keys and name != place]
     if homes:
-        return f"{key!r} belongs to the {homes[0]}, not to the {place}; check its indentation"
+        return f"{shown} belongs to the {homes[0]}, not to the {place}; check its indentation"
     close = difflib.get_close_matches(key, [k for k in _ALL_KEYS if k != key], n=1, cutoff=0.75)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key {key!r}{hint}"
+    return f"unknown key {shown}{hint}"
 
 
 def _place(loc: Loc) -> str:
@@ -76,18 +77,18 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     types = ", ".join(QUESTION_TYPES)
     if kind == "union_tag_invalid":
         found = value.get("type") if isinstance(value, dict) else value
-        return f"unknown question type {found!r}; use one of {types}"
+        return f"unknown question type {excerpt(found)}; use one of {types}"
     if kind == "union_tag_not_found":
         return f"a question needs a `type`: one of {types}"
     if kind == "string_pattern_mismatch" and name == "lang":
-        return f"{value!r} is not a language code such as `en`, `ur` or `pt-BR`"
+        return f"{excerpt(value)} is not a language code such as `en`, `ur` or `pt-BR`"
     if kind == "string_pattern_mismatch":
         return (
-            f"{_short(value)} is not a valid id: use lowercase letters, digits and hyphens, "
+            f"{excerpt(value)} is not a valid id: use lowercase letters, digits and hyphens, "
             "such as `why-shard`"
         )
     if kind == "enum":
-        return f"{_short(value)} is not allowed here; use one of {ctx.get('expected', '')}"
+        return f"{excerpt(value)} is not allowed here; use one of {ctx.get('expected', '')}"
     if kind == "list_type" and name == "answer" and isinstance(value, str | int):
         return f"a multiple_choice answer is a list of option ids, like this: answer: [{value}]"
     if kind == "too_short" and name == "answer":
@@ -107,13 +108,16 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return _mapping_expected(value, loc)
     if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
-        how = f'{name}: "{value}"' if name == "id" else f'"{value}"'
-        return f"{value} is read as a number; write it in quotes, like this: {how}"
+        shown = excerpt(value, 30)
+        if shown.startswith("a number of"):
+            return f"this is read as {shown}; write it in quotes"
+        how = f'{name}: "{shown}"' if name == "id" else f'"{shown}"'
+        return f"{shown} is read as a number; write it in quotes, like this: {how}"
     if kind in ("bool_type", "bool_parsing"):
         return f"write true or false, not {_describe(value)}"
     if kind.startswith("url_"):
         return (
-            f"{_short(value)} is not a web address: write it in full with https://, like this: "
+            f"{excerpt(value)} is not a web address: write it in full with https://, like this: "
             "https://example.org/guide"
         )
     message = error["msg"].removeprefix("Value error, ")
@@ -127,7 +131,7 @@ def _mapping_expected(value: object, loc: Loc) -> str:
     if place == "an option" and isinstance(value, str):
         return (
             "an option is a mapping with an id and a text, not just a text; like this: "
-            f"- {{id: b, text: {_short(value, 30)[1:-1]}}}"
+            f"- {{id: b, text: {excerpt(value, 30)[1:-1]}}}"
         )
     return f"{place} is a mapping of keys, not {_describe(value)}"
 
@@ -138,9 +142,14 @@ def _noun(name: str, count: int) -> str:
     return noun if count == 1 else f"{noun}s"
 
 
-def _short(value: object, width: int = 40) -> str:
-    text = str(value)
-    return repr(text if len(text) <= width else text[: width - 1] + "…")
+def excerpt(value: object, width: int = 40) -> str:
+    """A value quoted for a message: a text in quotes and cut short, a number as written
+    (or by its size, when it has more digits than Python prints)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    text = value if isinstance(value, str) else repr(value)
+    cut = text if len(text) <= width else text[: width - 1] + "…"
+    return repr(cut) if isinstance(value, str) else cut
 
 
 def _describe(value: object) -> str:
@@ -150,4 +159,4 @@ def _describe(value: object) -> str:
         return "a list"
     if value is None:
         return "an empty value"
-    return _short(value) if isinstance(value, str) else repr(value)
+    return excerpt(value)

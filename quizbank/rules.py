@@ -11,6 +11,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from quizbank.messages import excerpt
 from quizbank.model import LANGUAGE_CODE, MultipleChoice, Question, SingleChoice, TrueFalse
 from quizbank.paths import Loc
 
@@ -22,7 +23,7 @@ def identity_rules(quiz_id: object, lang: object, path: Path) -> Iterator[Proble
     folder = path.parent.name
     if isinstance(quiz_id, str) and quiz_id != path.stem:
         yield (
-            f"the quiz id {quiz_id!r} must equal the file name {path.stem!r}: "
+            f"the quiz id {excerpt(quiz_id)} must equal the file name {path.stem!r}: "
             "rename the file or change the id",
             ("id",),
         )
@@ -34,7 +35,7 @@ def identity_rules(quiz_id: object, lang: object, path: Path) -> Iterator[Proble
         )
     elif isinstance(lang, str) and lang != folder:
         yield (
-            f"the language {lang!r} must equal the folder name {folder!r}: "
+            f"the language {excerpt(lang)} must equal the folder name {folder!r}: "
             f"move the file to content/{lang}/ or change `lang`",
             ("lang",),
         )

@@ -854,6 +854,7 @@ _EXC = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _DIAG = re.compile(
     r"^(?P<path>.+?):(?P<line>-?\d+):(?P<col>-?\d+): (?P<sev>error|warning): (?P<rest>.*)$"
 )
+_NO_QUIZ = re.compile(r"quizbank: error: no quiz file found in [^\n]*")
 _SUMMARY = re.compile(r"^\d+ errors?, \d+ warnings? in \d+ files?$")
 _C0 = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _C0_JSON = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -994,7 +995,10 @@ def judge(mutant: Mutant, results: dict[str, RunResult]) -> list[Failure]:
                 failures.append(Failure("bad-diagnostic", f"severity {severity!r}", path, fmt))
         has_error = any(d[3] == "error" for d in diagnostics)
         bad_json = any(f.kind == "bad-json" and f.fmt == fmt for f in failures)
-        if run.code == 1 and not has_error and not bad_json:
+        # A run that finds no quiz file at all (every file renamed away from .yaml) is refused
+        # as a whole, in one line naming the folder, before any file is checked.
+        no_quiz = _NO_QUIZ.fullmatch(err.strip()) is not None
+        if run.code == 1 and not has_error and not bad_json and not no_quiz:
             failures.append(
                 Failure("no-diagnostic", "exit 1 with no error diagnostic", err[-300:], fmt)
             )
