@@ -74,12 +74,13 @@ class LoadedQuiz:
         """The problems listed, and a last line that counts those that were not."""
         if not self.unlisted:
             return self.diagnostics
-        more = Diagnostic(
+        last = max(self.diagnostics, key=lambda d: d.position)
+        more = Diagnostic(  # sorted after the ones listed: "…" comes after every letter
             self.display,
-            self.diagnostics[-1].position,
-            Severity.ERROR if self.quiz is None else self.diagnostics[-1].severity,
+            last.position,
+            Severity.ERROR if self.quiz is None else last.severity,
             "",
-            f"and {self.unlisted:,} more problems in this file (only the first "
+            f"…and {self.unlisted:,} more problems in this file (only the first "
             f"{MAX_DIAGNOSTICS} are listed)",
         )
         return [*self.diagnostics, more]

@@ -11,6 +11,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from quizbank.diagnostics import display_path
 from quizbank.messages import excerpt
 from quizbank.model import LANGUAGE_CODE, MultipleChoice, Question, SingleChoice, TrueFalse
 from quizbank.paths import Loc
@@ -28,7 +29,7 @@ def identity_rules(quiz_id: object, lang: object, path: Path) -> Iterator[Proble
             ("id",),
         )
     if not LANGUAGE_CODE.match(folder):
-        where = f"{path.parent.parent.name}/{lang if isinstance(lang, str) else 'en'}"
+        where = f"{display_path(path.parent)}/{lang if isinstance(lang, str) else 'en'}"
         yield (
             f"quiz files go in a language folder: move this file to {where}/{path.name}",
             ("lang",),

@@ -250,7 +250,7 @@ def load_document(path: Path) -> YamlDocument:
     data = _Constructor().construct_document(root)
     document = YamlDocument(path, data, root, hash(text), _position(root))
     document.digest = hashlib.sha256(raw).hexdigest()
-    if "#" in text:
+    if _COMMENT_AFTER_VALUE.search(text):
         document.comments_in_text = list(comments_in_text(root, text))
     return document
 
@@ -334,9 +334,14 @@ def _quoted_line(line: str) -> str:
     return f'{match.group(1).strip()} "{value}"'
 
 
+# A ` #` after something on its line: the start of a comment there, or text in quotes.
+_COMMENT_AFTER_VALUE = re.compile(r"\S[ \t]+#")
+
+
 def comments_in_text(root: Node, text: str) -> Iterator[tuple[Loc, Position]]:
     """Where an unquoted text of a text field is followed by a ` #` comment on its last line,
     which YAML drops: the text's location and the comment's position."""
+    lines = text.split("\n")
     stack: list[tuple[Node, Loc]] = [(root, ())]
     while stack:
         node, loc = stack.pop()
@@ -349,8 +354,8 @@ def comments_in_text(root: Node, text: str) -> Iterator[tuple[Loc, Position]]:
                 key: str = key_node.value
                 if not isinstance(value_node, ScalarNode):
                     stack.append((value_node, (*loc, key)))
-                elif key in TEXT_KEYS and value_node.style is None:
-                    where = _comment_after(value_node, text)
+                elif key in TEXT_KEYS and not value_node.style:  # plain: None, or "" (libyaml)
+                    where = _comment_after(value_node, lines)
                     if where is not None:
                         yield (*loc, key), where
 
@@ -362,14 +367,14 @@ TEXT_KEYS = frozenset(
 )
 
 
-def _comment_after(node: ScalarNode, text: str) -> Position | None:
-    end = node.end_mark.index
-    line_end = text.find("\n", end)
-    rest = text[end : line_end if line_end >= 0 else len(text)]
+def _comment_after(node: ScalarNode, lines: list[str]) -> Position | None:
+    mark = node.end_mark
+    # A short look past the text: a line of a flow list may be megabytes long.
+    rest = lines[mark.line][mark.column : mark.column + 80] if mark.line < len(lines) else ""
     stripped = rest.lstrip(" \t")
     if not stripped.startswith("#"):
         return None
-    return Position(node.end_mark.line + 1, node.end_mark.column + len(rest) - len(stripped) + 1)
+    return Position(mark.line + 1, mark.column + len(rest) - len(stripped) + 1)
 
 
 class _NodeError(Exception):
