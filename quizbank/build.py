@@ -154,7 +154,11 @@ def build(
     global _JOB
     try:
         folder.open()
-        cache = BuildCache.load(request.out_dir) if request.use_cache else BuildCache()
+        cache = BuildCache()
+        if request.use_cache:
+            cache = BuildCache.load(request.out_dir, registry.renderers.keys())
+            if cache.warning:
+                result.warnings.append(cache.warning)
         _JOB = _Job(
             bank.languages, languages, renderers, request.strict, request.out_dir, folder, cache
         )

@@ -16,13 +16,17 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from quizbank import __version__
-from quizbank.output import write_atomic
+from quizbank.model import LANG_PATTERN, Level
+from quizbank.output import safe_relative, write_atomic
 
 CACHE_FILE = ".quizbank-cache.json"
 CACHE_FORMAT = 2
@@ -76,21 +80,46 @@ class BuildCache:
     digests: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     used_digests: dict[str, tuple[int, int, str]] = field(default_factory=dict)
 
+    warning: str | None = None  # why the cache found was ignored, for the user
+
     @classmethod
-    def load(cls, out_dir: Path) -> BuildCache:
-        """The cache of a previous build, or an empty one when there is none or it is unusable."""
-        try:
-            data = json.loads((out_dir / CACHE_FILE).read_text(encoding="utf-8"))
-            if data.get("format") != CACHE_FORMAT or data.get("version") != __version__:
-                return cls()
-            quizzes = {qid: CachedQuiz(**entry) for qid, entry in data["quizzes"].items()}
-            stamps = {k: list(v) for k, v in data["stamps"].items()}
-            digests = {
-                k: (size, mtime, digest) for k, (size, mtime, digest) in data["digests"].items()
-            }
-            return cls(quizzes, stamps, digests)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    def load(cls, out_dir: Path, formats: Collection[str]) -> BuildCache:
+        """The cache of a previous build, or an empty one when there is none or it is unusable.
+
+        The cache is untrusted (an output folder may come from anywhere): it is validated
+        whole, every path in it must lie inside the output folder under one of `formats`, and
+        a cache that is not one quizbank wrote is ignored whole, with a warning.
+        """
+        path = out_dir / CACHE_FILE
+        if not path.exists() and not path.is_symlink():
             return cls()
+        try:
+            if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_CACHE_BYTES:
+                raise ValueError("it is not a plain file of a plausible size")
+            document = _CacheDocument.model_validate_json(path.read_bytes())
+            if document.format != CACHE_FORMAT or document.version != __version__:
+                return cls()  # written by another version: simply out of date
+            problem = _problem(document, formats)
+            if problem:
+                raise ValueError(problem)
+        except (OSError, ValueError) as exc:
+            reason = str(exc).splitlines()[0] if isinstance(exc, ValueError) else exc.strerror
+            return cls(
+                warning=f"the build cache {path} is not one quizbank wrote ({reason}); it was "
+                "ignored, and every quiz is built again"
+            )
+        quizzes = {
+            quiz_id: CachedQuiz(
+                entry.source,
+                [w.model_dump() for w in entry.warnings],
+                [s.model_dump() for s in entry.summaries],
+                entry.outputs,
+                entry.sources,
+            )
+            for quiz_id, entry in document.quizzes.items()
+        }
+        stamps = {name: list(stamp) for name, stamp in document.stamps.items()}
+        return cls(quizzes, stamps, dict(document.digests))
 
     def source_hash(self, files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
         """A hash of a quiz's files (by language) and of what its checks depend on."""
@@ -148,6 +177,64 @@ class BuildCache:
             stamp = file_stamp(out_dir / path)
             if stamp is not None:
                 self.stamps[str(path)] = stamp
+
+
+MAX_CACHE_BYTES = 256 << 20
+_QUIZ_ID = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Warning(_Strict):
+    path: Annotated[str, StringConstraints(max_length=4096)]
+    line: Annotated[int, Field(ge=1)]
+    column: Annotated[int, Field(ge=1)]
+    severity: Literal["warning"]
+    field: Annotated[str, StringConstraints(max_length=1000)]
+    message: Annotated[str, StringConstraints(max_length=10_000)]
+
+
+class _Summary(_Strict):
+    quiz_id: Annotated[str, StringConstraints(pattern=_QUIZ_ID, max_length=64)]
+    lang: Annotated[str, StringConstraints(pattern=LANG_PATTERN, max_length=35)]
+    title: Annotated[str, StringConstraints(min_length=1, max_length=300)]
+    level: Level
+    question_count: Annotated[int, Field(ge=1, le=10_000)]
+
+
+class _Entry(_Strict):
+    source: Annotated[str, StringConstraints(max_length=64)]
+    warnings: list[_Warning]
+    summaries: list[_Summary]
+    outputs: dict[str, list[str]]
+    sources: list[Annotated[str, StringConstraints(max_length=4096)]] = []  # absent in older caches
+
+
+class _CacheDocument(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    format: int
+    version: str
+    quizzes: dict[Annotated[str, StringConstraints(pattern=_QUIZ_ID, max_length=64)], _Entry]
+    stamps: dict[str, tuple[int, int]]
+    digests: dict[str, tuple[int, int, Annotated[str, StringConstraints(max_length=64)]]]
+
+
+def _problem(document: _CacheDocument, formats: Collection[str]) -> str:
+    """What makes a well-formed cache unusable: a path outside the output folder or its
+    formats, or a summary of another quiz; "" when there is none."""
+    paths = [*document.stamps]
+    for quiz_id, entry in document.quizzes.items():
+        paths.extend(path for outputs in entry.outputs.values() for path in outputs)
+        if any(summary.quiz_id != quiz_id for summary in entry.summaries):
+            return f"the entry of {quiz_id!r} holds another quiz's summary"
+    for path in paths:
+        relative = safe_relative(path)
+        if relative is None or len(relative.parts) < 2 or relative.parts[0] not in formats:
+            return f"the path {path[:80]!r} is not inside a format's folder"
+    return ""
 
 
 def file_stamp(path: str | Path) -> list[int] | None:

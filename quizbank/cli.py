@@ -271,10 +271,17 @@ def _print_json(out: Console, report: Report, **extra: object) -> None:
 
 
 def _print_report(report: Report, out: Console) -> None:
-    for diagnostic in report:
-        out.print(_diagnostic_text(diagnostic))
+    _print_diagnostics(report, out)
     style = "bold red" if report.has_errors else "green"
     out.print(Text(report.summary(), style=style))
+
+
+def _print_diagnostics(report: Report, out: Console) -> None:
+    if out.is_terminal:
+        for diagnostic in report:
+            out.print(_diagnostic_text(diagnostic))
+    else:  # no colour to add: plain lines, written at once (thousands of warnings are common)
+        out.file.write("".join(f"{diagnostic.format()}\n" for diagnostic in report))
 
 
 def _diagnostic_text(diagnostic: Diagnostic) -> Text:
@@ -335,8 +342,7 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         _print_report(result.report, out)
         out.print(Text(printable(f"nothing was written to {args.output}"), style="bold red"))
         return 1
-    for diagnostic in result.report:
-        out.print(_diagnostic_text(diagnostic))
+    _print_diagnostics(result.report, out)
     reused = f" ({result.reused} unchanged)" if result.reused else ""
     opening = f"; open {page}" if page else ""
     out.print(

@@ -130,9 +130,8 @@ def load_quiz(path: Path) -> LoadedQuiz:
         loaded.report(message, loc)
     for message, loc in question_rules(enumerate(loaded.quiz.questions)):
         loaded.report(message, loc)
-    if loaded.quiz.lang == path.parent.name:  # else every text would look untranslated
-        _check_script(loaded, loaded.quiz)
-    _check_texts(loaded, loaded.quiz)
+    # With a wrong `lang`, every text would look untranslated: that one error is enough.
+    _check_texts(loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name)
     return loaded
 
 
@@ -200,18 +199,27 @@ def _child_value(data: Any, part: int | str) -> Any:
     return _ABSENT
 
 
-def _check_script(loaded: LoadedQuiz, quiz: Quiz) -> None:
-    script = script_for(quiz.lang)
-    if script is None:
-        return
+def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool) -> None:
+    """Each text: raw HTML (shown as text), and, with `script`, whether it is written in the
+    language's script and with its preferred terms."""
+    writing = script_for(quiz.lang) if script else None
     for loc, text in text_fields(quiz):
-        if looks_untranslated(text, script):
+        if has_raw_html(text):
             loaded.report(
-                f"looks untranslated: a {quiz.lang!r} text with no {script.name} letters "
+                "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
+                "lists, [links](https://…)) instead",
+                loc,
+                severity=Severity.WARNING,
+            )
+        if writing is None:
+            continue
+        if looks_untranslated(text, writing):
+            loaded.report(
+                f"looks untranslated: a {quiz.lang!r} text with no {writing.name} letters "
                 f"({_excerpt(text)})",
                 loc,
             )
-        for bad, good in avoided_terms(text, script):
+        for bad, good in avoided_terms(text, writing):
             loaded.report(f"use {good} rather than {bad}", loc, severity=Severity.WARNING)
 
 
@@ -231,15 +239,3 @@ def _report_comments(loaded: LoadedQuiz) -> None:
             severity=Severity.WARNING,
             position=position,
         )
-
-
-def _check_texts(loaded: LoadedQuiz, quiz: Quiz) -> None:
-    """Warn once per text that holds raw HTML, which every export shows as text."""
-    for loc, text in text_fields(quiz):
-        if has_raw_html(text):
-            loaded.report(
-                "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
-                "lists, [links](https://…)) instead",
-                loc,
-                severity=Severity.WARNING,
-            )

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from pathlib import Path
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
 from quizbank.diagnostics import display_path
 from quizbank.messages import excerpt
@@ -68,7 +64,7 @@ def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterato
                 (*base, "options", o_index, "id"),
             )
         option_index.setdefault(option.id, o_index)
-        text = " ".join(option.text.split())
+        text = option.text
         if text in text_index:
             yield (
                 f"this option has the same text as option {text_index[text] + 1}; "
@@ -91,29 +87,16 @@ def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterato
         seen.add(answer)
 
 
-# A tag, a comment or a declaration as HTML writes them; confirmed by a CommonMark parse,
-# which tells a tag in running text from one in a code span.
-_HTML_LIKE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--.*?--|![A-Z][^>]*)>", re.S)
+# A tag or a comment as HTML writes them (not after a backslash, which escapes it), searched
+# for once code spans and fenced code, where it is code, are taken out of the text.
+_HTML_LIKE = re.compile(r"(?<!\\)(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--)")
+_CODE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?(?:^ {0,3}\1|\Z)|(`+).+?(?<!`)\2(?!`)", re.M | re.S)
 
 
 def has_raw_html(text: str) -> bool:
     """Whether Markdown `text` holds raw HTML, which every export shows as text."""
     if "<" not in text or not _HTML_LIKE.search(text):
         return False
-    return any(token.type in ("html_inline", "html_block") for token in _walk(_parse(text)))
-
-
-@lru_cache(maxsize=1)
-def _html_parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True})
-
-
-def _parse(text: str) -> list[Token]:
-    return _html_parser().parse(text)
-
-
-def _walk(tokens: list[Token]) -> Iterator[Token]:
-    for token in tokens:
-        yield token
-        if token.children:
-            yield from _walk(token.children)
+    return (
+        _HTML_LIKE.search(_CODE.sub(" ", text)) is not None if "`" in text or "~" in text else True
+    )

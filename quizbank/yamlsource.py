@@ -250,7 +250,7 @@ def load_document(path: Path) -> YamlDocument:
     data = _Constructor().construct_document(root)
     document = YamlDocument(path, data, root, hash(text), _position(root))
     document.digest = hashlib.sha256(raw).hexdigest()
-    if _COMMENT_AFTER_VALUE.search(text):
+    if ("\t#" in text or " #" in text) and _COMMENT_AFTER_VALUE.search(text):
         document.comments_in_text = list(comments_in_text(root, text))
     return document
 
