@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
@@ -72,10 +72,14 @@ class Diagnostic:
         return f"{where}: {self.severity}: {subject}{self.message}"
 
     def as_json(self) -> dict[str, object]:
-        data = asdict(self)
-        data.update(line=self.position.line, column=self.position.column)
-        del data["position"]
-        return data
+        return {
+            "path": self.path,
+            "severity": str(self.severity),
+            "field": self.field,
+            "message": self.message,
+            "line": self.position.line,
+            "column": self.position.column,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Diagnostic:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ class LoadedQuiz:
             d.severity is not Severity.ERROR for d in self.diagnostics
         )
 
-    @property
+    @cached_property
     def display(self) -> str:
         return display_path(self.path)
 

@@ -11,7 +11,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -145,16 +144,30 @@ def to_plain(text: str) -> str:
     if pieces is not None:
         plain = "".join(content for kind, content in pieces if kind in ("text", "code"))
         return plain.strip() or text
-    tokens: list[Any] = _PARSERS[False].parseInline(text)
-    return (
-        "".join(
+    if "\n" not in text:  # one line: its inline content is all there is
+        words = [
             child.content
-            for token in tokens
-            for child in (token.children or [])
+            for token in _PARSERS[False].parseInline(text)
+            for child in token.children or ()
             if child.type in ("text", "code_inline")
-        ).strip()
-        or text
-    )
+        ]
+        return "".join(words).strip() or text
+    words = []
+    for token in _PARSERS[False].parse(text):
+        if token.type == "inline":
+            words.extend(_BREAK if c.type in _BREAKS else c.content for c in token.children or [])
+        elif token.type in ("code_block", "fence"):
+            words += [_BREAK, token.content, _BREAK]
+        elif token.type == "list_item_open" and token.info:  # keep an ordered list's numbers
+            words += [_BREAK, f"{token.info}{token.markup}", _BREAK]
+        elif token.nesting:  # a block opens or closes
+            words.append(_BREAK)
+    return " ".join("".join(words).split()) or text  # one line, words never glued
+
+
+# Where blocks, lines and list items meet in to_plain: a space.
+_BREAK = " "
+_BREAKS = frozenset({"softbreak", "hardbreak"})
 
 
 # The fast path. Most texts are one line of words with, at most, `code` spans and **strong** or

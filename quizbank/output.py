@@ -118,21 +118,24 @@ class OutputFolder:
                 self.out_dir.rmdir()
 
     def _check_targets(self, relatives: Iterable[PurePosixPath]) -> None:
-        """Refuse before moving anything where a file's place is taken by a folder."""
-        checked: set[PurePosixPath] = set()
-        for relative in relatives:
-            target = self.out_dir / relative
-            if target.is_dir() and not target.is_symlink():
+        """Refuse before moving anything where a file's place is taken by a folder, or a folder
+        on its way is a symbolic link (which could lead out of the output folder)."""
+        root = str(self.out_dir)
+        checked: set[str] = set()
+        for relative in map(str, relatives):
+            target = os.path.join(root, relative)
+            if os.path.isdir(target) and not os.path.islink(target):
                 raise OutputError(
                     f"{target} is a folder, where quizbank writes a file; move it away"
                 )
-            if relative.parent not in checked:
-                if _through_link(self.out_dir, relative):
+            parent = os.path.dirname(relative)
+            if parent not in checked:
+                if _through_link(self.out_dir, PurePosixPath(relative)):
                     raise OutputError(
-                        f"{self.out_dir / relative.parent} is a symbolic link; quizbank writes "
+                        f"{os.path.join(root, parent)} is a symbolic link; quizbank writes "
                         "only inside the output folder: remove the link"
                     )
-                checked.add(relative.parent)
+                checked.add(parent)
 
     def _repair(self) -> None:
         """Finish the moves of a build killed while it made them; drop dead builds' staging."""
