@@ -162,7 +162,7 @@ def to_plain(text: str) -> str:
             words += [_BREAK, f"{token.info}{token.markup}", _BREAK]
         elif token.nesting:  # a block opens or closes
             words.append(_BREAK)
-    return " ".join("".join(words).split()) or text  # one line, words never glued
+    return " ".join("".join(words).split()) or " ".join(text.split())  # words never glued
 
 
 # Where blocks, lines and list items meet in to_plain: a space.
