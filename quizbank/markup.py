@@ -84,12 +84,16 @@ def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
 
     A text that is more than one paragraph is rendered inline by markdown-it's inline rules, so
     that block syntax (`- item`, `# title`) stays text where only phrasing content may go.
+    Moodle turns `@@PLUGINFILE@@` in a text into the URL of one of the question's files: every
+    `@@` is written as character references, which show the same and match nothing an LMS
+    rewrites, whatever `<bdi>` an Urdu text puts between them.
     """
     rtl = is_rtl(lang)
     block, paragraph = _rendered(text, rtl)
-    if not inline:
-        return block
-    return paragraph if paragraph is not None else _inline_only(text, rtl)
+    html = block
+    if inline:
+        html = paragraph if paragraph is not None else _inline_only(text, rtl)
+    return html.replace("@@", "&#64;&#64;") if "@@" in html else html
 
 
 # Every renderer asks for the same texts of a quiz (a page, an export, an XML file), some as

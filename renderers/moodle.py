@@ -1,9 +1,10 @@
 """Moodle XML, written the way Moodle's importer reads it (question/format/xml/format.php).
 
 One file per quiz and language: a category question first, then a `multichoice` or `truefalse`
-question per question, every text as HTML in CDATA. With `multilang=true` the renderer also
-writes `multilang/<quiz-id>.xml`, each question holding every language in the spans of Moodle's
-multilang filter.
+question per question, every text (names and category paths too) in CDATA. With
+`multilang=true` the renderer also writes `multilang/<quiz-id>.xml`, each question holding every
+language in the spans of Moodle's multilang filter, inside each block so that Moodle's HTML
+cleaning keeps them (see multilang.py).
 
 The XML is written as text, a question at a time, byte for byte as lxml's
 `tostring(pretty_print=True)` wrote the tree this renderer used to build (building and
@@ -30,6 +31,8 @@ from quizbank.locales import is_rtl
 from quizbank.markup import to_html, to_plain
 from quizbank.model import MultipleChoice, Question, Quiz, SingleChoice, TrueFalse
 from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
+
+from .multilang import multilang_blocks, spans
 
 # question_bank::fraction_options_full() in percent: the import refuses any other grade.
 POSITIVE_GRADES = (100.0, 90.0, 83.33333, 80.0, 75.0, 70.0, 66.66667, 60.0, 50.0, 40.0, 33.33333,
@@ -150,7 +153,7 @@ def _localised(text: str, lang: str, inline: bool) -> str:
 
 
 def _html(versions: Versions[T], get: Callable[[T], str | None], *, inline: bool = False) -> str:
-    """One text as HTML; in several languages, as adjacent multilang spans."""
+    """One text as HTML; in several languages, in the spans of Moodle's multilang filter."""
     if len(versions) == 1:
         lang, item = versions[0]
         text = get(item)
@@ -159,10 +162,9 @@ def _html(versions: Versions[T], get: Callable[[T], str | None], *, inline: bool
     if len(texts) == 1:
         lang, text = texts[0]
         return _localised(text, lang, inline)
-    return "".join(
-        f'<span lang="{escape(lang)}" class="multilang">{_localised(text, lang, inline)}</span>'
-        for lang, text in texts
-    )
+    if inline:
+        return spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])
+    return multilang_blocks(texts)
 
 
 _DESCRIPTION = attrgetter("description")
@@ -212,7 +214,9 @@ def _text(text: str) -> str:
 
 
 def _cdata(html: str) -> str:
-    """HTML as an element's content: in CDATA, or escaped where CDATA cannot hold it (`]]>`)."""
+    """Text or HTML as an element's content: in CDATA, or escaped where CDATA cannot hold it
+    (`]]>`). Names and category paths too: outside CDATA, Moodle's XML reader drops the space
+    between an escaped `&` or `<` and a following non-ASCII letter (`& شارڈ` became `&شارڈ`)."""
     return f"<![CDATA[{html}]]>" if html and "]]>" not in html else _text(html)
 
 
@@ -343,7 +347,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             f"{_XML_DECLARATION}<quiz>\n"
             '  <question type="category">\n'
             "    <category>\n"
-            f"      <text>{_text(f'$course$/top/{_category_name(title)}')}</text>\n"
+            f"      <text>{_cdata(f'$course$/top/{_category_name(title)}')}</text>\n"
             "    </category>\n"
             f"{_field('info', _html(versions, _DESCRIPTION))}"
             "  </question>\n"
@@ -366,7 +370,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         head = (
             f'  <question type="{kind}">\n'
             "    <name>\n"
-            f"      <text>{_text(_question_name(first))}</text>\n"
+            f"      <text>{_cdata(_question_name(first))}</text>\n"
             "    </name>\n"
             f"{_field('questiontext', _html(versions, _PROMPT))}"
             f"{_field('generalfeedback', _html(versions, _EXPLANATION))}"
