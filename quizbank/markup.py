@@ -28,7 +28,8 @@ _LATIN_RUN = re.compile(
 )
 
 
-def _safe_link(url: str) -> bool:
+def safe_link(url: str) -> bool:
+    """Whether a link may be followed: http, https or mailto only."""
     return url.strip().lower().startswith(SAFE_SCHEMES)
 
 
@@ -61,7 +62,7 @@ class _RtlRenderer(RendererHTML):
 def _parser(rtl: bool) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table").enable("strikethrough").disable("image")
-    md.validateLink = _safe_link  # type: ignore[method-assign]
+    md.validateLink = safe_link  # type: ignore[method-assign]
     if rtl:
         md.renderer = _RtlRenderer(md)
     md.add_render_rule("link_open", _link_open)

@@ -29,7 +29,7 @@ from pydantic import Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
 from quizbank.locales import is_rtl
-from quizbank.markup import is_plain_paragraph
+from quizbank.markup import is_plain_paragraph, safe_link
 from quizbank.model import Question, Quiz, TrueFalse
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
 
@@ -119,7 +119,7 @@ def safe_markdown(text: str) -> str:
         return text  # one line of words, code and emphasis: nothing to guard, no parse needed
     text = text.strip("\n")
     if not _GUARDED.search(text):
-        return text  # no fence to close, no `<` to escape: nothing to guard, no parse needed
+        return _without_unsafe_links(text)  # no fence to close, no `<` to escape
     text = _close_fence(text)
     code = {
         n
@@ -139,8 +139,46 @@ def safe_markdown(text: str) -> str:
     out += [_escape_lt("\n".join(segment))] if segment else []
     escaped = "\n".join(out)
     if _has_html(escaped):
-        return text.replace("<", "&lt;")
-    return escaped
+        escaped = text.replace("<", "&lt;")
+    return _without_unsafe_links(escaped)
+
+
+# Links of every scheme, so that the ones the HTML export would not link can be found.
+_ANY_LINK = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_ANY_LINK.validateLink = lambda url: True  # type: ignore[method-assign]
+_BRACKET = re.compile(r"\\.|`+|\[", re.DOTALL)
+
+
+def _unsafe_links(text: str) -> bool:
+    """True if Markdown reads a link or image to anything but http(s) or mailto in the text."""
+    return any(
+        not safe_link(str(token.attrGet("href") or token.attrGet("src") or ""))
+        for token in _walk(_ANY_LINK.parse(text))
+        if token.type in ("link_open", "image")
+    )
+
+
+def _without_unsafe_links(text: str) -> str:
+    """The text with its links as plain text (every `[` escaped outside code), if any of them
+    goes to a scheme the HTML export would not link (`javascript:`, `data:`, a relative path):
+    a reader's renderer might follow it."""
+    if "[" not in text or not _unsafe_links(text):
+        return text
+    out: list[str] = []
+    pos = 0
+    while found := _BRACKET.search(text, pos):
+        end = found.end()
+        if found.group() == "[":
+            out.append(text[pos : found.start()] + "\\[")
+            pos = end
+            continue
+        if found.group().startswith("`"):
+            ticks = re.escape(found.group())
+            closing = re.compile(f"(?<!`){ticks}(?!`)").search(text, end)
+            end = closing.end() if closing else end
+        out.append(text[pos:end])
+        pos = end
+    return "".join(out) + text[pos:]
 
 
 def _without_hard_break(line: str) -> str:
