@@ -40,6 +40,11 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 32
+# PyYAML keeps some 450 bytes per node until the document is built. A quiz of 10,000 questions
+# (the most a quiz may have) holds some 400,000 values; a file of four bytes per value
+# (`[a, a, a, ...]`) would hold four million and take two gigabytes.
+MAX_VALUES = 600_000
+_COUNT_FROM = 1 << 20  # below a MiB, a file cannot hold that many
 
 _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (
@@ -256,6 +261,11 @@ def load_document(path: Path) -> YamlDocument:
 
 
 def _compose(text: str) -> Node:
+    if len(text) > _COUNT_FROM and (values := _values_at_most(text)) > MAX_VALUES:
+        raise YamlError(
+            f"the file holds too many values (about {values:,}; a quiz file may hold about "
+            f"{MAX_VALUES:,}): split the quiz into several files"
+        )
     composer = _Composer(text)
     try:
         root = composer.get_single_node()
@@ -270,6 +280,12 @@ def _compose(text: str) -> Node:
     if root is None:
         raise YamlError("the file is empty; a quiz starts with `id:`, `lang:` and `title:`")
     return root
+
+
+def _values_at_most(text: str) -> int:
+    """An upper bound, roughly, of the values a YAML text holds: each one ends at a comma, a
+    colon or a line break (a mapping's key and value at one of each)."""
+    return text.count(",") + text.count(":") + text.count("\n")
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
@@ -446,9 +462,9 @@ class _Constructor:
         for key_node, value_node in pairs:
             key = _key(key_node)
             if key in result:
-                earlier = next(k for k, _ in pairs if _key(k) == key)
+                earlier = next(k for k, _ in pairs if _key(k) == key).start_mark.line + 1
                 error = _NodeError(
-                    f"duplicate key {key!r} (first given on line {earlier.start_mark.line + 1}); "
+                    f"duplicate key {_excerpt(key)} (first given on line {earlier}); "
                     "YAML would silently keep only the last one",
                     key_node,
                 )
@@ -511,7 +527,7 @@ def _excerpt(value: str, width: int = 30) -> str:
 def _tag_error(node: Node) -> _NodeError:
     tag = node.tag.replace(_TAG, "!!")
     return _NodeError(
-        f"the YAML tag {tag!r} is not allowed; "
+        f"the YAML tag {_excerpt(tag, 60)} is not allowed; "
         "quiz files use plain text, numbers, lists and mappings",
         node,
     )
