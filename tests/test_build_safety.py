@@ -106,6 +106,9 @@ def test_an_output_path_that_is_a_file_is_one_line_and_changes_nothing(
         (".", "holds the content being built"),
         ("content", "holds the content being built"),
         ("~", "is a home folder"),
+        ("..", "holds the content being built"),
+        ("/dev/null", "is not a folder"),
+        ("/proc", "is not empty and was not made by quizbank"),
     ],
 )
 def test_careless_output_folders_are_refused(
