@@ -18,7 +18,7 @@ Interface strings ("Answer key", "3 questions", True/False) come from quizbank's
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from string import ascii_uppercase
@@ -80,24 +80,35 @@ def _has_html(text: str) -> bool:
 
 def _escape_lt(segment: str) -> str:
     """Write `<` as `&lt;` outside code spans and backslash escapes; keep safe autolinks."""
+    return _outside_code(segment, _SPECIAL, _lt_or_autolink)
+
+
+def _lt_or_autolink(segment: str, at: int) -> tuple[str, int]:
+    link = _SAFE_AUTOLINK.match(segment, at)
+    return (link.group(), link.end()) if link else ("&lt;", at + 1)
+
+
+def _outside_code(
+    text: str, special: re.Pattern[str], rewrite: Callable[[str, int], tuple[str, int]]
+) -> str:
+    """`text` with each match of `special` (one character) outside code spans and backslash
+    escapes replaced as `rewrite(text, where)` says: the replacement and where to go on."""
     out: list[str] = []
     pos = 0
-    while found := _SPECIAL.search(segment, pos):
+    while found := special.search(text, pos):
         end = found.end()
-        if found.group() == "<":
-            link = _SAFE_AUTOLINK.match(segment, found.start())
-            if not link:
-                out.append(segment[pos : found.start()] + "&lt;")
-                pos = end
-                continue
-            end = link.end()
-        elif found.group().startswith("`"):
+        if found.group().startswith("`"):
             ticks = re.escape(found.group())
-            closing = re.compile(f"(?<!`){ticks}(?!`)").search(segment, end)
+            closing = re.compile(f"(?<!`){ticks}(?!`)").search(text, end)
             end = closing.end() if closing else end
-        out.append(segment[pos:end])
+        elif not found.group().startswith("\\"):
+            replacement, end = rewrite(text, found.start())
+            out.append(text[pos : found.start()] + replacement)
+            pos = end
+            continue
+        out.append(text[pos:end])
         pos = end
-    return "".join(out) + segment[pos:]
+    return "".join(out) + text[pos:]
 
 
 def _close_fence(text: str) -> str:
@@ -164,21 +175,7 @@ def _without_unsafe_links(text: str) -> str:
     a reader's renderer might follow it."""
     if "[" not in text or not _unsafe_links(text):
         return text
-    out: list[str] = []
-    pos = 0
-    while found := _BRACKET.search(text, pos):
-        end = found.end()
-        if found.group() == "[":
-            out.append(text[pos : found.start()] + "\\[")
-            pos = end
-            continue
-        if found.group().startswith("`"):
-            ticks = re.escape(found.group())
-            closing = re.compile(f"(?<!`){ticks}(?!`)").search(text, end)
-            end = closing.end() if closing else end
-        out.append(text[pos:end])
-        pos = end
-    return "".join(out) + text[pos:]
+    return _outside_code(text, _BRACKET, lambda text, at: ("\\[", at + 1))
 
 
 def _without_hard_break(line: str) -> str:
