@@ -776,8 +776,10 @@ class Runner:
     def _result(self, job: _Job, status: int, usage: resource.struct_rusage) -> RunResult:
         seconds = time.monotonic() - job.started
         code = os.waitstatus_to_exitcode(status)
-        stdout = Path(job.out).read_bytes()
-        stderr = Path(job.err).read_bytes()
+        # A child that died before it opened its files (it is killed with its whole session
+        # when it ends) has no output: judged as such, not a crash of the campaign.
+        stdout = Path(job.out).read_bytes() if os.path.exists(job.out) else b""
+        stderr = Path(job.err).read_bytes() if os.path.exists(job.err) else b"(no output)"
         return RunResult(
             job.key[1],
             code if code >= 0 else None,
