@@ -22,11 +22,13 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from quizbank import __version__
+from quizbank.diagnostics import printable
 from quizbank.model import LANG_PATTERN, Level
 from quizbank.output import safe_relative, write_atomic
+from quizbank.paths import format_loc
 
 CACHE_FILE = ".quizbank-cache.json"
 CACHE_FORMAT = 2
@@ -103,7 +105,7 @@ class BuildCache:
             if problem:
                 raise ValueError(problem)
         except (OSError, ValueError) as exc:
-            reason = str(exc).splitlines()[0] if isinstance(exc, ValueError) else exc.strerror
+            reason = _reason(exc)
             return cls(
                 warning=f"the build cache {path} is not one quizbank wrote ({reason}); it was "
                 "ignored, and every quiz is built again"
@@ -177,6 +179,17 @@ class BuildCache:
             stamp = file_stamp(out_dir / path)
             if stamp is not None:
                 self.stamps[str(path)] = stamp
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    """Why a cache was refused, in one short line."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors(include_url=False)[0]
+        where = format_loc(first["loc"])
+        return printable(f"{where + ': ' if where else ''}{first['msg']}"[:200])
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    return printable(str(exc).splitlines()[0][:200])
 
 
 MAX_CACHE_BYTES = 256 << 20
