@@ -40,6 +40,7 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 32
+MAX_DIGITS = 100  # of a whole number
 # PyYAML keeps some 450 bytes per node until the document is built. A quiz of 10,000 questions
 # (the most a quiz may have) holds some 400,000 values; a file of four bytes per value
 # (`[a, a, a, ...]`) would hold four million and take two gigabytes.
@@ -506,6 +507,12 @@ def _scalar(node: Node) -> Any:
         return None
     if tag == _BOOL:
         return value.lower() == "true"
+    if tag == _INT and len(value) > MAX_DIGITS:  # no quiz counts that far; Python could not
+        raise _NodeError(  # even print it (a hexadecimal one converts, then fails in messages)
+            f"the number {_excerpt(value)} has too many digits ({len(value)}); "
+            "write it in quotes if it is text",
+            node,
+        )
     try:
         return _to_int(value) if tag == _INT else _to_float(value)
     except ValueError:  # more digits than Python converts

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -1082,6 +1083,18 @@ def fuzz(
             if len(results) == len(formats):
                 del waiting[index]
                 outcome = Outcome(mutant, results, judge(mutant, results))
+                if not outcome.failures:
+                    # Kept for the counts only: without its files and outputs, which held this
+                    # process to gigabytes over 10,000 mutants, and in fork mode every child
+                    # starts with this process's size (its peak RSS would count it).
+                    outcome = Outcome(
+                        dataclasses.replace(mutant, files={}),
+                        {
+                            f: dataclasses.replace(r, stdout=b"", stderr=b"")
+                            for f, r in results.items()
+                        },
+                        [],
+                    )
                 outcomes.append(outcome)
                 shutil.rmtree(work / str(index), ignore_errors=True)
                 if on_outcome:
@@ -1090,6 +1103,10 @@ def fuzz(
         shutil.rmtree(work, ignore_errors=True)
     outcomes.sort(key=lambda o: o.mutant.index)
     return outcomes
+
+
+def _without_output(result: RunResult) -> RunResult:
+    return dataclasses.replace(result, stdout=b"", stderr=b"")
 
 
 def keep(outcome: Outcome, directory: Path) -> Path:

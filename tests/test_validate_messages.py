@@ -249,6 +249,10 @@ def test_an_invalid_byte_after_urdu_is_located_by_characters(
         ("!!int 0b11", "'0b11' is not a whole number, as its tag `!!int` says"),
         ("!!bool yes", "'yes' is not a true or false, as its tag `!!bool` says"),
         ("9" * 5000, "the number '99999999999999999999999999999…' has too many digits (5000)"),
+        (
+            "0x" + "f" * 20000,
+            "the number '0xfffffffffffffffffffffffffff…' has too many digits (20002)",
+        ),
     ],
 )
 def test_scalars_are_converted_safely(
