@@ -197,7 +197,8 @@ _QUIZ_ID = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # Built when a cache is first read: a build without one does not pay for it.
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
 
 class _Warning(_Strict):
@@ -226,7 +227,7 @@ class _Entry(_Strict):
 
 
 class _CacheDocument(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     format: int
     version: str

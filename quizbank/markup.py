@@ -91,9 +91,13 @@ def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
     """
     rtl = is_rtl(lang)
     block, paragraph = _rendered(text, rtl)
-    html = block
-    if inline:
-        html = paragraph if paragraph is not None else _inline_only(text, rtl)
+    if not inline:
+        return block
+    return paragraph if paragraph is not None else _inline_only(text, rtl)
+
+
+def _without_at_at(html: str) -> str:
+    """`@@` as character references (see to_html)."""
     return html.replace("@@", "&#64;&#64;") if "@@" in html else html
 
 
@@ -104,7 +108,12 @@ def _rendered(text: str, rtl: bool) -> tuple[str, str | None]:
     """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
     pieces = _plain_pieces(text)
     if pieces is not None:
-        return _paragraph(_render_pieces(pieces, rtl))
+        return _paragraph(_without_at_at(_render_pieces(pieces, rtl)))
+    block, paragraph = _parsed(text, rtl)
+    return _without_at_at(block), None if paragraph is None else _without_at_at(paragraph)
+
+
+def _parsed(text: str, rtl: bool) -> tuple[str, str | None]:
     md = _PARSERS[rtl]
     env: EnvType = {}
     if _one_line_paragraph(text):
@@ -140,7 +149,7 @@ def _one_line_paragraph(text: str) -> bool:
 @lru_cache(maxsize=1024)
 def _inline_only(text: str, rtl: bool) -> str:
     html: str = _PARSERS[rtl].renderInline(text)
-    return html.strip()
+    return _without_at_at(html.strip())
 
 
 def to_plain(text: str) -> str:

@@ -19,7 +19,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import BaseResolver
 
-from quizbank.diagnostics import Position
+from quizbank.diagnostics import Position, printable
 from quizbank.paths import Loc, format_loc
 
 try:
@@ -201,7 +201,8 @@ def read_bytes(path: Path) -> bytes:
 
 
 def decode(raw: bytes) -> str:
-    """Strict UTF-8 text holding only characters YAML allows; YamlError at the first that is not."""
+    """Strict UTF-8 text; a YamlError, located, for a byte that is not. (The characters YAML does
+    not allow are found by the parser, and located then: see _compose.)"""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (
         len(raw) > 1 and raw.count(0) * 4 >= len(raw)
     ):
@@ -216,8 +217,6 @@ def decode(raw: bytes) -> str:
             "save it as UTF-8 in your editor",
             Position(raw.count(b"\n", 0, exc.start) + 1, len(before) + 1),
         ) from None
-    if (found := _NOT_YAML.search(text)) is not None:
-        raise _character_error(text, found.start())
     return text
 
 
@@ -272,8 +271,10 @@ def _compose(text: str) -> Node:
         root = composer.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text) from None
-    except yaml.YAMLError as exc:  # a reader error: decode() lets none through
-        raise YamlError(f"the file cannot be read as YAML: {exc}") from None
+    except yaml.YAMLError as exc:  # a reader error: a character YAML does not allow
+        if (found := _NOT_YAML.search(text)) is not None:
+            raise _character_error(text, found.start()) from None
+        raise YamlError(f"the file cannot be read as YAML: {printable(str(exc))}") from None
     except RecursionError:
         raise YamlError(f"the document is nested too deeply (at most {MAX_DEPTH} levels)") from None
     finally:

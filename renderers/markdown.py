@@ -169,11 +169,21 @@ def _unsafe_links(text: str) -> bool:
     )
 
 
+# Where a link or image written inline (`](`) goes, as far as a glance can tell.
+_INLINE_DESTINATION = re.compile(r"\]\(\s*<?(?!(?:https?://|mailto:)[^\s&%\\]*[\s)>])")
+
+
+def _may_have_unsafe_links(text: str) -> bool:
+    """False when every link is inline and plainly goes to http(s) or mailto, with no reference
+    definition that a `[label]` could use: then no parse is needed."""
+    return "[" in text and ("]:" in text or _INLINE_DESTINATION.search(text) is not None)
+
+
 def _without_unsafe_links(text: str) -> str:
     """The text with its links as plain text (every `[` escaped outside code), if any of them
     goes to a scheme the HTML export would not link (`javascript:`, `data:`, a relative path):
     a reader's renderer might follow it."""
-    if "[" not in text or not _unsafe_links(text):
+    if not _may_have_unsafe_links(text) or not _unsafe_links(text):
         return text
     return _outside_code(text, _BRACKET, lambda text, at: ("\\[", at + 1))
 
