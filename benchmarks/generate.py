@@ -4,7 +4,7 @@
 for `quizzes` quizzes of `questions` questions each. Every question is a choice question with four
 options, each with feedback; a quarter are `multiple_choice`. Texts are sentences from a word list
 (real Urdu in the Urdu files, so the untranslated check passes), about as long as the bundled
-quiz's, with Markdown in places: `code`, **bold**, *emphasis*, links, raw HTML to escape, and
+quiz's, with Markdown in places: `code`, **bold**, *emphasis*, links, HTML tags in code to escape, and
 lists in explanations. The same seed gives the same bytes.
 
     python benchmarks/generate.py OUT_DIR [--quizzes 500] [--questions 20] [--seed 1]
@@ -106,7 +106,7 @@ class _Writer:
             elif roll < 0.33:
                 words.insert(at, f"[{_LINK_TEXT[self.lang]}]({LINK.format(slug='markdown')})")
             elif roll < 0.35:
-                words.insert(at, "<b>raw & html</b>")  # shown as text, never passed through
+                words.insert(at, "`<b>raw & html</b>`")  # escaped in every format
         end = (_QUESTION_END if question else _END)[self.lang]
         return " ".join(words) + end
 
