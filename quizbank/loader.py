@@ -205,7 +205,7 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool) -> None:
     language's script and with its preferred terms."""
     writing = script_for(quiz.lang) if script else None
     for loc, text in text_fields(quiz):
-        if has_raw_html(text):
+        if "<" in text and has_raw_html(text):
             loaded.report(
                 "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
                 "lists, [links](https://…)) instead",

@@ -56,7 +56,6 @@ def question_rules(questions: Iterable[tuple[int, Question]]) -> Iterator[Proble
 
 def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterator[Problem]:
     option_index: dict[str, int] = {}
-    text_index: dict[str, int] = {}
     for o_index, option in enumerate(question.options):
         if option.id in option_index:
             yield (
@@ -64,14 +63,15 @@ def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterato
                 (*base, "options", o_index, "id"),
             )
         option_index.setdefault(option.id, o_index)
-        text = option.text
-        if text in text_index:
-            yield (
-                f"this option has the same text as option {text_index[text] + 1}; "
-                "a learner cannot tell them apart",
-                (*base, "options", o_index, "text"),
-            )
-        text_index.setdefault(text, o_index)
+    texts = [option.text for option in question.options]
+    if len(set(texts)) < len(texts):  # rare: then find which
+        for o_index, text in enumerate(texts):
+            if (first := texts.index(text)) < o_index:
+                yield (
+                    f"this option has the same text as option {first + 1}; "
+                    "a learner cannot tell them apart",
+                    (*base, "options", o_index, "text"),
+                )
     ids = ", ".join(option_index)
     answers: list[tuple[str, Loc]] = (
         [(question.answer, (*base, "answer"))]

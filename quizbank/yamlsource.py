@@ -204,7 +204,7 @@ def decode(raw: bytes) -> str:
     """Strict UTF-8 text; a YamlError, located, for a byte that is not. (The characters YAML does
     not allow are found by the parser, and located then: see _compose.)"""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (
-        len(raw) > 1 and raw.count(0) * 4 >= len(raw)
+        b"\x00" in raw and raw.count(0) * 4 >= len(raw)
     ):
         raise YamlError("the file is saved as UTF-16; save it as UTF-8 in your editor")
     try:
@@ -255,7 +255,7 @@ def load_document(path: Path) -> YamlDocument:
     data = _Constructor().construct_document(root)
     document = YamlDocument(path, data, root, hash(text), _position(root))
     document.digest = hashlib.sha256(raw).hexdigest()
-    if ("\t#" in text or " #" in text) and _COMMENT_AFTER_VALUE.search(text):
+    if _comment_after_value(text):
         document.comments_in_text = list(comments_in_text(root, text))
     return document
 
@@ -352,7 +352,20 @@ def _quoted_line(line: str) -> str:
     return f'{match.group(1).strip()} "{value}"'
 
 
-# A ` #` after something on its line: the start of a comment there, or text in quotes.
+def _comment_after_value(text: str) -> bool:
+    """Whether a `#` follows a space after something on its line (a comment after a value, or
+    text in quotes): found by `#`, which is rare, rather than by scanning for the pair."""
+    at = text.find("#")
+    for _ in range(1000):  # then a file full of `#`: one regex scan instead
+        if at < 0:
+            return False
+        line_start = text.rfind("\n", 0, at) + 1
+        if at and text[at - 1] in " \t" and text[line_start:at].strip():
+            return True
+        at = text.find("#", at + 1)
+    return _COMMENT_AFTER_VALUE.search(text) is not None
+
+
 _COMMENT_AFTER_VALUE = re.compile(r"\S[ \t]+#")
 
 
