@@ -4,8 +4,8 @@
 for `quizzes` quizzes of `questions` questions each. Every question is a choice question with four
 options, each with feedback; a quarter are `multiple_choice`. Texts are sentences from a word list
 (real Urdu in the Urdu files, so the untranslated check passes), about as long as the bundled
-quiz's, with Markdown in places: `code`, **bold**, *emphasis*, links, HTML tags in code to escape, and
-lists in explanations. The same seed gives the same bytes.
+quiz's, with Markdown in places: `code`, **bold**, *emphasis*, links, HTML tags in code to
+escape, and lists in explanations. The same seed gives the same bytes.
 
     python benchmarks/generate.py OUT_DIR [--quizzes 500] [--questions 20] [--seed 1]
 """
