@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Mapping
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def ngettext_for(lang: str) -> Callable[[str, str, int], str]:
 
 
 def level_name(level: Level, lang: str) -> str:
-    """The name of a level in `lang`, e.g. `درمیانہ` for intermediate in Urdu."""
+    """The name of a level in `lang`, e.g. `درمیانی` for intermediate in Urdu."""
     return gettext_for(lang)(LEVEL_NAMES[level])
 
 
@@ -76,5 +77,7 @@ def format_number(number: int | float, lang: str) -> str:
 
 @lru_cache(maxsize=4096, typed=True)
 def format_fraction_percent(fraction: float, lang: str) -> str:
-    """A fraction as a whole percentage in `lang`'s format, e.g. 0.75 to `75%`."""
-    return format_percent(fraction, locale=locale_for(lang))
+    """A fraction as a whole percentage in `lang`'s format, e.g. 0.75 to `75%`, rounded half up
+    (Babel alone rounds half to even: 1/8 would read 12%)."""
+    whole = Decimal(repr(fraction * 100)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return format_percent(whole / 100, locale=locale_for(lang))

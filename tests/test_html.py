@@ -242,11 +242,11 @@ def test_stylesheet_uses_logical_properties_only() -> None:
             [
                 "سوال <bdi>1</bdi> از <bdi>8</bdi>",
                 "<bdi>8</bdi> سوالات",
-                ">درمیانہ<",
+                ">درمیانی<",
                 ">جمع کرائیں<",
                 ">دوبارہ کوشش کریں<",
-                "> درست<",
-                "> غلط<",
+                "> درست جواب<",
+                "> غلط جواب<",
                 ">وضاحت<",
                 ">جواب دکھائیں<",
                 ">دیگر زبانیں<",
@@ -302,7 +302,7 @@ def test_every_question_type(mixed: dict[str, Path]) -> None:
         "false",
     ]
     assert elements.find("input", type="radio", name="pickle-runs-code")
-    assert '<span class="text">صحیح</span>' in page and '<span class="text">غلط</span>' in page
+    assert '<span class="text">درست</span>' in page and '<span class="text">غلط</span>' in page
     assert "تمام درست جوابات منتخب کریں۔" in page  # noqa: RUF001 - the checkbox hint, Urdu full stop
     assert "جوابات دکھائیں" in page  # plural: two right options
     (fieldset,) = elements.find("fieldset", id="q-pick-formats")

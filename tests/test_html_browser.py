@@ -360,7 +360,7 @@ def test_every_question_type(
     page = opened.page
     expect(page.locator("#q-pick-formats input[type=checkbox]")).to_have_count(3)
     expect(page.locator("#q-pickle-runs-code input[type=radio]")).to_have_count(2)
-    true_label = {"en": "True", "ur": "صحیح"}[lang]
+    true_label = {"en": "True", "ur": "درست"}[lang]
     expect(page.locator("#q-pickle-runs-code .text").first).to_have_text(true_label)
 
     # Half of a multiple-choice answer is wrong; true and the single choice are right.

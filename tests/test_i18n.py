@@ -137,7 +137,7 @@ def test_compiled_catalog_is_up_to_date(lang: str) -> None:
 
 def test_translations_for_a_language() -> None:
     assert gettext_for("ur")("Submit") == "جمع کرائیں"
-    assert gettext_for("ur")("Answer key") == "جوابی کلید"
+    assert gettext_for("ur")("Answer key") == "درست جوابات"
     assert gettext_for("ur-PK")("Try again") == "دوبارہ کوشش کریں"  # falls back to ur
     assert gettext_for("en")("Submit") == "Submit"
     assert translations_for("en").ngettext("Show answer", "Show answers", 2) == "Show answers"
@@ -150,8 +150,28 @@ def test_a_language_without_a_catalog_gets_the_english_strings() -> None:
 
 
 def test_level_names_and_numbers() -> None:
-    assert level_name(Level.INTERMEDIATE, "ur") == "درمیانہ"
+    assert level_name(Level.INTERMEDIATE, "ur") == "درمیانی"
     assert level_name(Level.BEGINNER, "en") == "Beginner"
     assert format_number(1234, "en") == "1,234"
     assert format_number(8, "ur") == "8"  # Babel's default numbering for ur is Latin digits
     assert format_fraction_percent(0.75, "ur") == "75%"
+
+
+def test_urdu_interface_strings_follow_the_glossary() -> None:
+    # ../shared/URDU.md: verdicts differ from the True/False options; "answer key" is not the
+    # calque جوابی کلید; "advanced" names a level, not "superior".
+    ur = gettext_for("ur")
+    assert (ur("True"), ur("False")) == ("درست", "غلط")
+    assert (ur("Correct"), ur("Incorrect")) == ("درست جواب", "غلط جواب")
+    assert {ur("Correct"), ur("Incorrect")}.isdisjoint({ur("True"), ur("False")})
+    assert ur("Answer key") == "درست جوابات"
+    assert [level_name(level, "ur") for level in Level] == ["ابتدائی", "درمیانی", "اعلیٰ سطح"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+@pytest.mark.parametrize(
+    ("fraction", "shown"), [(1 / 8, "13%"), (3 / 8, "38%"), (5 / 8, "63%"), (1 / 3, "33%")]
+)
+def test_a_score_percent_rounds_half_up(lang: str, fraction: float, shown: str) -> None:
+    # Babel rounds half to even (1/8 was 12%, 5/8 62%); a learner expects 12.5% to read 13%.
+    assert format_fraction_percent(fraction, lang) == shown

@@ -27,7 +27,7 @@ from generate import generate_bank  # noqa: E402
 COMMONMARK = MarkdownIt("commonmark")  # raw HTML on, as on Markdown hosts: we must not emit it
 HOSTILE = "<script>alert('x')</script> ]]> \"quoted\" & AT&T <!-- c --> <b>bold</b> `<kbd>`"
 RTL_DIV = '<div dir="rtl" lang="ur">'
-ANSWER_KEY = {"en": "Answer key", "ur": "جوابی کلید"}  # from the gettext catalogs
+ANSWER_KEY = {"en": "Answer key", "ur": "درست جوابات"}  # from the gettext catalogs
 
 
 def _question(qid: str, prompt: str, **extra: Any) -> dict[str, Any]:
@@ -178,7 +178,7 @@ def test_title_questions_and_answer_key(quiz_name: str, request: pytest.FixtureR
 
 @pytest.mark.parametrize(
     ("quiz_name", "line"),
-    [("english", "Intermediate · 8 questions"), ("urdu", "درمیانہ · 8 سوالات")],
+    [("english", "Intermediate · 8 questions"), ("urdu", "درمیانی · 8 سوالات")],
 )
 def test_level_and_question_count_line(
     quiz_name: str, line: str, request: pytest.FixtureRequest
@@ -200,9 +200,9 @@ def test_one_question_is_singular_and_strings_follow_the_language() -> None:
     lines = _render(_quiz("ur", "عنوان", "تفصیل", [statement])).splitlines()
     assert "ابتدائی · 1 سوال" in lines
     question = lines.index("## 1. آسمان سبز ہے؟")
-    assert lines[question + 2 : question + 4] == ["- **A.** صحیح", "- **B.** غلط"]
-    key = lines[lines.index("## جوابی کلید") :]
-    assert key[:7] == ["## جوابی کلید", "", "### 1. B", "", "- **B.** غلط", "", "آسمان نیلا ہے"]
+    assert lines[question + 2 : question + 4] == ["- **A.** درست", "- **B.** غلط"]
+    key = lines[lines.index("## درست جوابات") :]
+    assert key[:7] == ["## درست جوابات", "", "### 1. B", "", "- **B.** غلط", "", "آسمان نیلا ہے"]
     english = _render(_quiz("en", "Title", "Text", [statement | {"prompt": "Green?"}]))
     assert "Beginner · 1 question" in english.splitlines()
 
