@@ -287,7 +287,7 @@ def test_keyboard(site: dict[str, Path], open_page: Callable[..., Opened]) -> No
             break
     assert focused()["cls"] == "submit"
     page.keyboard.press("Enter")
-    assert opened.score() == "Your score: 1 of 8 (12%)"
+    assert opened.score() == "Your score: 1 of 8 (13%)"
     assert page.get_by_role("status").inner_text().strip() == opened.score()  # announced
     assert focused()["cls"] == "retry"
     page.keyboard.press("Enter")
