@@ -21,14 +21,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from string import ascii_uppercase
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from pydantic import Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
-from quizbank.locales import is_rtl
+from quizbank.locales import is_rtl, option_label, option_letter, option_list
 from quizbank.markup import is_plain_paragraph, safe_link
 from quizbank.model import Question, Quiz, TrueFalse
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
@@ -276,27 +275,27 @@ def _bullet(neighbour: str) -> str:
     return next(b for b in _BULLETS if b != neighbour)
 
 
-def _item(bullet: str, letter: str, lead: str, rest: str) -> str:
+def _item(bullet: str, label: str, lead: str, rest: str) -> str:
     """A lettered list item: the lead on its line, any further blocks indented inside it."""
-    item = f"{bullet} **{letter}.** {lead}".rstrip()
+    item = f"{bullet} **{label}** {lead}".rstrip()
     if not rest:
         return item
     indented = "\n".join(f"  {line}" if line.strip() else "" for line in rest.split("\n"))
     return f"{item}\n\n{indented}"
 
 
-def _options(choices: Sequence[Choice], bullet: str, right: Sequence[str] = ()) -> str:
+def _options(choices: Sequence[Choice], bullet: str, lang: str, right: Sequence[str] = ()) -> str:
     """Lettered choices (only the right ones, if given) in one list."""
     return "\n".join(
-        _item(bullet, ascii_uppercase[number], lead, rest)
+        _item(bullet, option_label(lang, number), lead, rest)
         for number, (choice_id, lead, rest) in enumerate(choices)
         if not right or choice_id in right
     )
 
 
-def _right_letters(choices: Sequence[Choice], right: Sequence[str]) -> str:
+def _right_letters(choices: Sequence[Choice], right: Sequence[str], lang: str) -> str:
     ids = [choice_id for choice_id, _, _ in choices]
-    return ", ".join(ascii_uppercase[ids.index(choice_id)] for choice_id in right)
+    return option_list(lang, [option_letter(lang, ids.index(choice_id)) for choice_id in right])
 
 
 def _header(quiz: Quiz, interface: _Interface) -> list[str]:
@@ -326,12 +325,13 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
         blocks += [f"## {number}. {lead}".rstrip(), rest]
         if question.type == "multiple_choice":
             blocks.append(interface.choose_all)
-        blocks.append(_options(choices, _bullet(_edge_bullet(rest, last=True))))
+        blocks.append(_options(choices, _bullet(_edge_bullet(rest, last=True)), quiz.lang))
         if answers:
             explanation = safe_markdown(question.explanation)
             right = question.answer_ids
-            key.append(f"### {number}. {_right_letters(choices, right)}")
-            key.append(_options(choices, _bullet(_edge_bullet(explanation, last=False)), right))
+            key.append(f"### {number}. {_right_letters(choices, right, quiz.lang)}")
+            bullet = _bullet(_edge_bullet(explanation, last=False))
+            key.append(_options(choices, bullet, quiz.lang, right))
             key.append(explanation)
     body = "\n\n".join(block for block in blocks + key if block)
     if is_rtl(quiz.lang):

@@ -14,6 +14,7 @@ from lxml import etree
 from markdown_it import MarkdownIt
 
 from quizbank.loader import load_quiz
+from quizbank.locales import option_letter
 from quizbank.model import SingleChoice
 
 
@@ -35,7 +36,7 @@ def _key(bank: Path, lang: str) -> list[str]:
 def test_every_format_carries_the_same_answer_key(bank: Path, dist: Path, lang: str) -> None:
     key = _key(bank, lang)
     assert len(key) == 8
-    letters = [chr(ord("A") + "abcd".index(answer)) for answer in key]
+    letters = [option_letter(lang, "abcd".index(answer)) for answer in key]
 
     export = json.loads((dist / "json" / lang / f"{QUIZ}.json").read_text(encoding="utf-8"))
     schema = json.loads((dist / "json" / "schema.json").read_text(encoding="utf-8"))

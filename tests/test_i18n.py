@@ -24,6 +24,7 @@ from quizbank.i18n import (
     ngettext_for,
     translations_for,
 )
+from quizbank.locales import option_label, option_letter, option_list
 from quizbank.model import Level
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,3 +176,10 @@ def test_urdu_interface_strings_follow_the_glossary() -> None:
 def test_a_score_percent_rounds_half_up(lang: str, fraction: float, shown: str) -> None:
     # Babel rounds half to even (1/8 was 12%, 5/8 62%); a learner expects 12.5% to read 13%.
     assert format_fraction_percent(fraction, lang) == shown
+
+
+def test_option_letters_follow_the_language() -> None:
+    assert [option_label("en", n) for n in range(4)] == ["A.", "B.", "C.", "D."]
+    assert [option_label("ur", n) for n in range(4)] == ["(الف)", "(ب)", "(ج)", "(د)"]
+    assert len({option_letter("ur", n) for n in range(26)}) == 26  # a question has 26 at most
+    assert option_list("ur", ["ب", "د"]) == "ب، د" and option_list("en", ["B", "D"]) == "B, D"

@@ -16,6 +16,7 @@ from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_
 
 from quizbank.errors import UsageError
 from quizbank.loader import load_quiz
+from quizbank.locales import option_letter
 from quizbank.model import Quiz
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizTranslations
@@ -167,9 +168,8 @@ def test_title_questions_and_answer_key(quiz_name: str, request: pytest.FixtureR
     assert numbered[-1] == ANSWER_KEY[quiz.lang]
     assert numbered[:-1] == [f"{n}. {q.prompt}" for n, q in enumerate(quiz.questions, 1)]
     assert len(quiz.questions) == 8
-    letters = "ABCD"
     key = [
-        f"{n}. {letters[[o.id for o in q.options].index(q.answer)]}"
+        f"{n}. {option_letter(quiz.lang, [o.id for o in q.options].index(q.answer))}"
         for n, q in enumerate(quiz.questions, 1)
         if q.type == "single_choice"
     ]
@@ -200,9 +200,10 @@ def test_one_question_is_singular_and_strings_follow_the_language() -> None:
     lines = _render(_quiz("ur", "عنوان", "تفصیل", [statement])).splitlines()
     assert "ابتدائی · 1 سوال" in lines
     question = lines.index("## 1. آسمان سبز ہے؟")
-    assert lines[question + 2 : question + 4] == ["- **A.** درست", "- **B.** غلط"]
+    # Urdu letters, which no host reads as a left-to-right "A." list (../shared/URDU.md)
+    assert lines[question + 2 : question + 4] == ["- **(الف)** درست", "- **(ب)** غلط"]
     key = lines[lines.index("## درست جوابات") :]
-    assert key[:7] == ["## درست جوابات", "", "### 1. B", "", "- **B.** غلط", "", "آسمان نیلا ہے"]
+    assert key[:7] == ["## درست جوابات", "", "### 1. ب", "", "- **(ب)** غلط", "", "آسمان نیلا ہے"]
     english = _render(_quiz("en", "Title", "Text", [statement | {"prompt": "Green?"}]))
     assert "Beginner · 1 question" in english.splitlines()
 
