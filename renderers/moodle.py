@@ -27,7 +27,7 @@ from pydantic import Field
 
 from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
-from quizbank.locales import is_rtl
+from quizbank.locales import is_rtl, option_letter
 from quizbank.markup import to_html, to_plain
 from quizbank.model import MultipleChoice, Question, Quiz, SingleChoice, TrueFalse
 from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
@@ -353,6 +353,14 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             "  </question>\n"
         )
 
+    def _numbering(self, langs: list[str]) -> str:
+        """How Moodle numbers the options: as asked; by default `none` for a file only in a
+        language with letters of its own (Urdu), which Moodle cannot write."""
+        own_letters = option_letter(langs[0], 0) != "A"
+        if "numbering" in self.options.model_fields_set or len(langs) > 1 or not own_letters:
+            return self.options.numbering
+        return "none"
+
     def _question(self, quiz_id: str, versions: Versions[Question], end: str) -> str:
         """One question; `end` closes it, with the quiz's tags, after its answers."""
         first = versions[0][1]
@@ -364,7 +372,8 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         else:
             kind, penalty = "multichoice", "0.3333333"
             single = isinstance(first, SingleChoice)
-            settings = _settings(single, self.options.shuffle, self.options.numbering)
+            numbering = self._numbering([lang for lang, _ in versions])
+            settings = _settings(single, self.options.shuffle, numbering)
             choices = [(lang, q) for lang, q in versions if not isinstance(q, TrueFalse)]
             answers = _choices(first, choices)
         head = (

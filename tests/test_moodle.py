@@ -495,3 +495,20 @@ def test_numbering_and_shuffle_are_written() -> None:
     question = _questions(roots["en/mixed.xml"], "multichoice")[0]
     assert question.findtext("answernumbering") == "IIII"
     assert question.findtext("shuffleanswers") == "false"
+
+
+def test_urdu_options_are_not_numbered_in_latin_letters_unless_asked() -> None:
+    # Moodle numbers options abc, ABCD, 123, iii or IIII: none of them Urdu's own (الف، ب).
+    def numbering(**options: Any) -> dict[str, set[str | None]]:
+        roots = _render([_quiz("en"), _quiz("ur")], multilang=True, **options)
+        return {
+            path: {e.text for e in root.iterfind("question/answernumbering")}
+            for path, root in roots.items()
+        }
+
+    assert numbering() == {
+        "en/mixed.xml": {"abc"},
+        "ur/mixed.xml": {"none"},
+        "multilang/mixed.xml": {"abc"},
+    }
+    assert numbering(numbering="123")["ur/mixed.xml"] == {"123"}
