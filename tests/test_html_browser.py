@@ -48,10 +48,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     pages = build(tmp_path_factory.mktemp("site"), CONTENT, QUIZ_ID)
     mixed = build(tmp_path_factory.mktemp("mixed"), FIXTURES, "mixed-types")
     shuffled = build(tmp_path_factory.mktemp("shuffled"), CONTENT, QUIZ_ID, shuffle=True)
+    mixed_shuffled = build(
+        tmp_path_factory.mktemp("mixed-shuffled"), FIXTURES, "mixed-types", shuffle=True
+    )
     return {
         **pages,
         **{f"mixed/{name}": path for name, path in mixed.items()},
         **{f"shuffled/{name}": path for name, path in shuffled.items()},
+        **{f"mixed-shuffled/{name}": path for name, path in mixed_shuffled.items()},
     }
 
 
@@ -350,6 +354,18 @@ def test_shuffle_keeps_the_key(site: dict[str, Path], open_page: Callable[..., O
     opened.answer(wrong)
     opened.submit()
     assert opened.score() == SCORES["en", 0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_shuffle_keeps_true_before_false(
+    site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    opened = open_page(quiz(site, lang, "mixed-shuffled/", "mixed-types"))
+    for _ in range(6):  # a coin toss each time: six in the right order by chance is 1 in 64
+        assert opened.values("pickle-runs-code") == ["true", "false"]
+        opened.answer(right)
+        opened.submit()
+        opened.page.locator("button.retry").click()
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -13,9 +13,14 @@
   const questions = Array.from(form.querySelectorAll(".question"));
 
   // Reorder the options of a question (Fisher-Yates); the key names options, not positions.
+  // True comes before False, always: a statement's two answers are no list to shuffle.
   function shuffle(question) {
     const list = question.querySelector(".options");
     const items = Array.from(list.children);
+    const values = Array.from(list.querySelectorAll("input"), (input) => input.value);
+    if (values.length === 2 && values[0] === "true" && values[1] === "false") {
+      return;
+    }
     for (let i = items.length - 1; i > 0; i -= 1) {
       const j = Math.floor(Math.random() * (i + 1));
       [items[i], items[j]] = [items[j], items[i]];
