@@ -408,8 +408,12 @@ def test_without_javascript(site: dict[str, Path], open_page: Callable[..., Open
     expect(summaries.first).to_be_visible()
     explanation = page.locator(".answer dd").nth(1)
     expect(explanation).to_be_hidden()  # closed until the learner opens it
+    expect(summaries.first).to_have_text("جواب دکھائیں", use_inner_text=True)  # "Show answer"
     summaries.first.click()
     expect(explanation).to_be_visible()
+    expect(summaries.first).to_have_text("جواب چھپائیں", use_inner_text=True)  # while open
+    summaries.first.click()
+    expect(summaries.first).to_have_text("جواب دکھائیں", use_inner_text=True)
     page.locator(".option label").first.click()
     assert page.locator("input").first.is_checked()
 

@@ -76,9 +76,12 @@ def legends(shared: Labels, total: int, lang: str) -> Iterator[str]:
 
 @lru_cache(maxsize=64)
 def show_answer(lang: str, count: int) -> str:
-    """The summary of the `<details>` that holds a question's `count` right answers."""
+    """The summary of the `<details>` that holds a question's `count` right answers: "Show
+    answer" while it is closed, "Hide answer" while it is open (the stylesheet picks one)."""
     ngettext = ngettext_for(lang)
-    return escape(ngettext("Show answer", "Show answers", count))
+    show = escape(ngettext("Show answer", "Show answers", count))
+    hide = escape(ngettext("Hide answer", "Hide answers", count))
+    return f'<span class="when-closed">{show}</span><span class="when-open">{hide}</span>'
 
 
 def _block(text: str, lang: str) -> str:
