@@ -291,7 +291,7 @@ def test_keyboard(site: dict[str, Path], open_page: Callable[..., Opened]) -> No
             break
     assert focused()["cls"] == "submit"
     page.keyboard.press("Enter")
-    assert opened.score() == "Your score: 1 of 8 (13%)"
+    assert opened.score() == "Your score: 1 of 8 (13%) · 7 questions not answered"
     assert page.get_by_role("status").inner_text().strip() == opened.score()  # announced
     assert focused()["cls"] == "retry"
     page.keyboard.press("Enter")
@@ -354,6 +354,32 @@ def test_shuffle_keeps_the_key(site: dict[str, Path], open_page: Callable[..., O
     opened.answer(wrong)
     opened.submit()
     assert opened.score() == SCORES["en", 0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "note", "blank"),
+    [
+        ("en", "2 questions not answered", "Not answered"),
+        ("ur", "2 سوالات کے جواب نہیں دیے گئے", "جواب نہیں دیا گیا"),
+    ],
+)
+def test_a_question_left_blank_is_not_answered_rather_than_incorrect(
+    site: dict[str, Path], open_page: Callable[..., Opened], lang: str, note: str, blank: str
+) -> None:
+    opened = open_page(quiz(site, lang))
+    questions = list(opened.key())
+    opened.answer(right, questions[2:])  # the first two are left blank
+    opened.submit()
+    page = opened.page
+    for question in questions[:2]:
+        expect(page.locator(f"#q-{question} .verdict:visible")).to_have_text(blank)
+    for question in questions[2:]:
+        expect(page.locator(f"#q-{question} .verdict.right")).to_be_visible()
+    assert opened.score().endswith(f" · {note}")
+    assert opened.score().startswith(SCORES[lang, 8].split(" 8 ")[0])
+    page.locator("button.retry").click()
+    expect(page.locator(".verdict:visible")).to_have_count(0)
+    assert opened.score() == ""
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -8,7 +8,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-from quizbank.i18n import N_, format_fraction_percent, format_number, gettext_for
+from quizbank.i18n import (
+    N_,
+    format_fraction_percent,
+    format_number,
+    gettext_for,
+    ngettext_for,
+)
 from quizbank.locales import direction, language_name
 from quizbank.renderer import QuizSummary, QuizTranslations
 
@@ -56,7 +62,18 @@ def script_data(key: dict[str, list[str]], total: int, lang: str, shuffle: bool)
         "score": gettext_for(lang)(SCORE_MESSAGE),
         "numbers": [format_number(n, lang) for n in range(total + 1)],
         "percents": [format_fraction_percent(n / total, lang) for n in range(total + 1)],
+        "unanswered": [_unanswered(n, lang) for n in range(total + 1)],
     }
+
+
+def _unanswered(count: int, lang: str) -> str:
+    """The note after the score when `count` questions were left unanswered."""
+    if not count:
+        return ""
+    message = ngettext_for(lang)(
+        "%(number)s question not answered", "%(number)s questions not answered", count
+    )
+    return message % {"number": format_number(count, lang)}
 
 
 def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:

@@ -50,6 +50,7 @@ def labels(lang: str) -> Labels:
     """The interface strings of the questions in `lang`, from its catalog."""
     gettext = gettext_for(lang)
     right, wrong = escape(gettext("Correct")), escape(gettext("Incorrect"))
+    unanswered = escape(gettext("Not answered"))
     return Labels(
         # Translators: the numbers come formatted; Urdu: "سوال %(num)s از %(total)s".
         legend=str(escape(gettext("Question %(num)s of %(total)s"))),
@@ -58,6 +59,7 @@ def labels(lang: str) -> Labels:
         verdicts=(
             f'<p class="verdict right" hidden>{RIGHT_ICON} {right}</p>\n'
             f'<p class="verdict wrong" hidden>{WRONG_ICON} {wrong}</p>\n'
+            f'<p class="verdict unanswered" hidden>{unanswered}</p>\n'
         ),
         answer=escape(gettext("Answer")),
         explanation=escape(gettext("Explanation")),

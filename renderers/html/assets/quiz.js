@@ -54,12 +54,15 @@
     );
   }
 
+  // A question left blank is "not answered", not "incorrect"; it scores nothing either way.
   function showResult(question) {
     const right = isRight(question);
+    const answered = question.querySelector("input:checked") !== null;
     const key = keyOf(question);
-    question.classList.add(right ? "is-right" : "is-wrong");
+    question.classList.add(right ? "is-right" : answered ? "is-wrong" : "is-unanswered");
     question.querySelector(".verdict.right").hidden = !right;
-    question.querySelector(".verdict.wrong").hidden = right;
+    question.querySelector(".verdict.wrong").hidden = right || !answered;
+    question.querySelector(".verdict.unanswered").hidden = answered;
     for (const option of question.querySelectorAll(".option")) {
       const input = option.querySelector("input");
       const feedback = option.querySelector(".feedback");
@@ -77,7 +80,7 @@
   }
 
   function clearResult(question) {
-    question.classList.remove("is-right", "is-wrong");
+    question.classList.remove("is-right", "is-wrong", "is-unanswered");
     for (const element of question.querySelectorAll(".verdict, .feedback")) {
       element.hidden = true;
     }
@@ -96,7 +99,11 @@
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     let score = 0;
+    let unanswered = 0;
     for (const question of questions) {
+      if (question.querySelector("input:checked") === null) {
+        unanswered += 1;
+      }
       if (showResult(question)) {
         score += 1;
       }
@@ -106,6 +113,12 @@
       total: data.numbers[questions.length],
       percent: data.percents[score],
     });
+    if (unanswered) {
+      const note = document.createElement("span");
+      note.className = "unanswered";
+      note.textContent = ` · ${data.unanswered[unanswered]}`;
+      scoreBox.append(note);
+    }
     submitButton.hidden = true;
     retryButton.hidden = false;
     retryButton.focus();
