@@ -119,7 +119,7 @@ def test_files_checked_by_workers_find_the_same(bank: Path, workers: int) -> Non
     assert serial.ok and len(serial.translations) == 2
     assert in_workers.translations == serial.translations
     edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
-    edit(bank / "ur" / f"{QUIZ}.yaml", "کے چیک پوائنٹ شارڈز", "کی چوکی شارڈز")
+    edit(bank / "ur" / f"{QUIZ}.yaml", "کے چیک پوائنٹس کو شارڈز", "کی چوکی کو شارڈز")
     serial = check_quiz(group, languages, strict=False, workers=0)
     in_workers = check_quiz(group, languages, strict=False, workers=workers)
     assert [d.field for d in serial.diagnostics] == [
