@@ -153,35 +153,54 @@ def _inline_only(text: str, rtl: bool) -> str:
 
 
 def to_plain(text: str) -> str:
-    """Markdown source to plain text, for places that take no markup (titles, names)."""
+    """Markdown source to plain text, for places that take no markup (titles, names).
+
+    Words and single spaces: a block, line break, list item or table cell is a space, an ordered
+    list item keeps the number a reader sees, and nothing is glued or padded. One line is read as
+    inline Markdown only (`# of GPUs` stays as written); a text of no words is given as written,
+    its whitespace collapsed.
+    """
     pieces = _plain_pieces(text)
     if pieces is not None:
-        plain = "".join(content for kind, content in pieces if kind in ("text", "code"))
-        return plain.strip() or text
-    if "\n" not in text:  # one line: its inline content is all there is
+        words = [content for kind, content in pieces if kind in ("text", "code")]
+    elif not _LINE_END.search(text):  # one line: its inline content is all there is
         words = [
             child.content
             for token in _PARSERS[False].parseInline(text)
             for child in token.children or ()
             if child.type in ("text", "code_inline")
         ]
-        return "".join(words).strip() or text
-    words = []
+    else:
+        words = _block_words(text)
+    return " ".join("".join(words).split()) or " ".join(text.split())
+
+
+def _block_words(text: str) -> list[str]:
+    """The words of a text of several lines, with a space wherever blocks and lines meet."""
+    words: list[str] = []
+    numbers: list[int] = []  # the next number of each ordered list open around the token
     for token in _PARSERS[False].parse(text):
         if token.type == "inline":
             words.extend(_BREAK if c.type in _BREAKS else c.content for c in token.children or [])
         elif token.type in ("code_block", "fence"):
             words += [_BREAK, token.content, _BREAK]
-        elif token.type == "list_item_open" and token.info:  # keep an ordered list's numbers
-            words += [_BREAK, f"{token.info}{token.markup}", _BREAK]
-        elif token.nesting:  # a block opens or closes
+        elif token.type == "ordered_list_open":
+            numbers.append(int(token.attrGet("start") or 1))
+        elif token.type == "ordered_list_close":
+            numbers.pop()
+        elif token.type == "list_item_open" and token.info:  # an ordered list's item
+            words += [_BREAK, f"{numbers[-1]}{token.markup}", _BREAK]
+            numbers[-1] += 1
+        if token.nesting:  # a block opens or closes
             words.append(_BREAK)
-    return " ".join("".join(words).split()) or " ".join(text.split())  # words never glued
+    return words
 
 
-# Where blocks, lines and list items meet in to_plain: a space.
+# Where blocks, lines and list items meet in to_plain: a space. Markdown ends a line at \n,
+# \r\n or \r.
 _BREAK = " "
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+_LINE_END = re.compile(r"[\r\n]")
 
 
 # The fast path. Most texts are one line of words with, at most, `code` spans and **strong** or
