@@ -1,29 +1,52 @@
 """Moodle XML, written the way Moodle's importer reads it (question/format/xml/format.php).
 
 One file per quiz and language: a category question first, then a `multichoice` or `truefalse`
-question per question, every text (names and category paths too) in CDATA. With
-`multilang=true` the renderer also writes `multilang/<quiz-id>.xml`, each question holding every
-language in the spans of Moodle's multilang filter, inside each block so that Moodle's HTML
-cleaning keeps them (see multilang.py).
+question per question. Every text an author wrote (names, the category path, HTML, tags, the
+idnumber) is in CDATA: outside CDATA, Moodle's XML reader (lib/xmlize.php) drops a chunk of
+character data that is only white space, and it reads `A & بی` escaped as the chunks `A `, `&`,
+` ` and `بی`, so it stored `A &بی`. A `]]>` in a text ends one CDATA section and starts another.
 
-The XML is written as text, a question at a time, byte for byte as lxml's
-`tostring(pretty_print=True)` wrote the tree this renderer used to build (building and
+What Moodle would read as its own markup in an author's text is made inert, in every file and
+every text: `@@PLUGINFILE@@`, which Moodle turns into the URL of one of the question's files, has
+a word joiner (U+2060, invisible) before its `PLUGINFILE`, in HTML after the core's `&#64;&#64;`
+(HTML cleaning, Moodle's editor and a copy and paste give the `@@` back; a tag shows `&#64;` as
+written); so has the `{` of a `{mlang` (the multilang2 filter's tag).
+
+Multilang (`-O multilang=...`), `multilang/<quiz-id>.xml` with every language in one question:
+
+- `true` or `spans` (Moodle's standard multilang filter, `<span lang="xx" class="multilang">`).
+  A span may hold only phrasing content: Moodle's HTML cleaner and its editor move a paragraph
+  or list out of a span, and then every language shows. So the spans go inside each block
+  (paragraph, list item, heading, code block) when the languages' blocks correspond (see
+  multilang.py); when they do not (a list in one language, a paragraph in another), each
+  language is given inline, its blocks as lines, in one paragraph of spans. Urdu loses its
+  `<div dir="rtl">`: a span takes no other attribute, so the page's direction is the language's.
+  Works on any Moodle: the filter is in core (turn it on, first in the list).
+- `mlang2` (the multilang2 filter plugin, filter_multilang2: `{mlang en,other}…{mlang}{mlang
+  ur}…{mlang}`). Each language's HTML is whole, exactly as in its own file (Urdu keeps its
+  right-to-left `<div>`), whatever the structure of the other languages: the tags are text,
+  which the cleaner and the editor leave alone. The reference language is also `other`, which
+  the filter shows in a language the file does not have (it shows nothing there otherwise).
+  Needs the plugin installed and on.
+
+The XML is written as text, a question at a time, in the layout lxml's
+`tostring(pretty_print=True)` gave the tree this renderer used to build (building and
 serialising a tree of every element was most of its time, and much of its memory on a big
-quiz). Every text is escaped by `html.escape`, or is HTML in CDATA; each question is
-checked for the characters that XML cannot carry.
+quiz). Each question is checked for the characters that XML cannot carry.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from html import escape
 from operator import attrgetter
 from pathlib import PurePosixPath
-from typing import Literal, Protocol, TypeVar
+from typing import Annotated, Literal, Protocol, TypeVar
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
@@ -46,13 +69,28 @@ T = TypeVar("T")
 Versions = Sequence[tuple[str, T]]  # the same item in each language, reference language first
 
 
+_BOOLEAN_WORDS = {"true": True, "yes": True, "on": True, "1": True}
+_BOOLEAN_WORDS |= {"false": False, "no": False, "off": False, "0": False}
+
+
+def _multilang_value(value: object) -> object:
+    """`-O multilang=true` or `=false` (in any case) as a boolean; a syntax's name as given."""
+    if isinstance(value, str):
+        return _BOOLEAN_WORDS.get(value.strip().lower(), value)
+    return value
+
+
+Multilang = Literal[False, True, "spans", "mlang2"]
+
+
 class MoodleOptions(RendererOptions):
     """Options of the Moodle XML renderer."""
 
-    multilang: bool = Field(
+    multilang: Annotated[Multilang, BeforeValidator(_multilang_value)] = Field(
         False,
-        description="Also write multilang/<quiz-id>.xml: every language in one question, "
-        "in the spans of Moodle's multilang filter.",
+        description="Also write multilang/<quiz-id>.xml, every language in one question: "
+        "true or spans in the spans of Moodle's own multilang filter; mlang2 in the "
+        "{mlang xx} tags of the multilang2 filter plugin.",
     )
     shuffle: bool = Field(True, description="Let Moodle shuffle the options (shuffleanswers).")
     numbering: Literal["abc", "ABCD", "123", "iii", "IIII", "none"] = Field(
@@ -108,7 +146,7 @@ def _fractions(question: SingleChoice | MultipleChoice) -> dict[str, str]:
 
 def _idnumber(*parts: str) -> str:
     """Parts joined by `/`, shortened with a hash to Moodle's 100 characters when longer."""
-    full = "/".join(parts)
+    full = _inert("/".join(parts))
     if len(full) <= IDNUMBER_MAX:
         return full
     digest = hashlib.sha256(full.encode()).hexdigest()[:8]
@@ -135,7 +173,37 @@ def _question_name(question: Question) -> str:
     text = _untagged(" ".join(to_plain(question.prompt).split()))
     if len(text) > NAME_MAX:
         text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
-    return text or question.id
+    return _inert(text or question.id)
+
+
+_WORD_JOINER = "\u2060"  # invisible, keeps the words on either side together
+# file_rewrite_pluginfile_urls() turns `@@PLUGINFILE@@` (in that case) into a file's URL. An `@`
+# (as a character or a reference), then any tags, then `PLUGINFILE`: HTML cleaning, Moodle's
+# editor or a copy and paste can turn what precedes `PLUGINFILE` back into `@@`.
+_PLUGINFILE = re.compile(r"(?:@|&#0*64;|(?i:&#x0*40;|&commat;))(?:<[^<>]*>)*(?=PLUGINFILE)")
+# filter_multilang2's tags, opening `{mlang xx}` and closing `{mlang}`, as its pattern finds them
+# (`{\s*mlang`), and with tags after the `{` (Urdu's HTML has `{<bdi>mlang ur</bdi>}`).
+_MLANG_TAG = re.compile(r"\{(?=(?:\s|<[^<>]*>)*mlang)", re.IGNORECASE)
+
+
+def _joined(match: re.Match[str]) -> str:
+    return match[0] + _WORD_JOINER
+
+
+def _inert(text: str) -> str:
+    """A text in which Moodle finds no markup of its own: a word joiner (U+2060, invisible)
+    before the `PLUGINFILE` of `@@PLUGINFILE@@` and after the `{` of `{mlang`.
+
+    In plain texts (names, the category, tags, the idnumber) and in HTML (after the core's
+    `&#64;&#64;`) alike: Moodle shows a tag's `&#64;` as written, and its HTML cleaning, its editor
+    and a copy and paste give back the `@@` that `&#64;&#64;` stands for, as they do the `{` of a
+    `&#123;` (which multilang2 filtered after cleaning before its version 2).
+    """
+    if "PLUGINFILE" in text:
+        text = _PLUGINFILE.sub(_joined, text)
+    if "{" in text:
+        text = _MLANG_TAG.sub(_joined, text)
+    return text
 
 
 @lru_cache(maxsize=64)
@@ -149,22 +217,64 @@ def _direction(lang: str) -> tuple[str, str]:
 def _localised(text: str, lang: str, inline: bool) -> str:
     """The HTML of a text in `lang`."""
     before, after = _direction(lang)
-    return f"{before}{to_html(text, lang, inline=inline)}{after}"
+    return f"{before}{_inert(to_html(text, lang, inline=inline))}{after}"
 
 
-def _html(versions: Versions[T], get: Callable[[T], str | None], *, inline: bool = False) -> str:
-    """One text as HTML; in several languages, in the spans of Moodle's multilang filter."""
+Syntax = Literal["spans", "mlang2"]
+
+
+def _html(
+    versions: Versions[T],
+    get: Callable[[T], str | None],
+    syntax: Syntax = "spans",
+    *,
+    inline: bool = False,
+) -> str:
+    """One text as HTML; in several languages, in the `syntax` of a Moodle multilang filter."""
     if len(versions) == 1:
         lang, item = versions[0]
         text = get(item)
         return _localised(text, lang, inline) if text else ""
     texts = [(lang, text) for lang, item in versions if (text := get(item))]
+    if not texts:
+        return ""
     if len(texts) == 1:
         lang, text = texts[0]
         return _localised(text, lang, inline)
+    if syntax == "mlang2":
+        return _mlang2([(lang, _localised(text, lang, inline)) for lang, text in texts])
     if inline:
-        return spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])
-    return multilang_blocks(texts)
+        return _inert(spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts]))
+    return _inert(_span_blocks(texts))
+
+
+def _span_blocks(texts: Sequence[tuple[str, str]]) -> str:
+    """Texts of several blocks in multilang spans: inside each block where the languages' blocks
+    correspond; otherwise each language inline in one paragraph, its blocks and lines apart
+    (`<br>`: as lines of text, a paragraph and a list ran together into one line)."""
+    html = multilang_blocks(texts)
+    if "\n" in html and html.startswith("<p><span "):
+        inline = (
+            f"<p>{spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])}</p>"
+        )
+        if html == inline:
+            return inline.replace("\n", "<br>\n")
+    return html
+
+
+def _mlang2(htmls: Sequence[tuple[str, str]]) -> str:
+    """HTML in each language in the tags of the multilang2 filter, the first language also
+    `other`: the filter shows it to a learner whose language the text lacks."""
+    (first, html), *others = htmls
+    return f"{{mlang {_moodle_lang(first)},other}}{html}{{mlang}}" + "".join(
+        f"{{mlang {_moodle_lang(lang)}}}{html}{{mlang}}" for lang, html in others
+    )
+
+
+@lru_cache(maxsize=16)
+def _moodle_lang(lang: str) -> str:
+    """A language code as Moodle names its language packs: `pt-BR` is `pt_br`."""
+    return lang.lower().replace("-", "_")
 
 
 _DESCRIPTION = attrgetter("description")
@@ -213,11 +323,16 @@ def _text(text: str) -> str:
     return escape(text, quote=False).replace("\r", "&#13;")
 
 
-def _cdata(html: str) -> str:
-    """Text or HTML as an element's content: in CDATA, or escaped where CDATA cannot hold it
-    (`]]>`). Names and category paths too: outside CDATA, Moodle's XML reader drops the space
-    between an escaped `&` or `<` and a following non-ASCII letter (`& شارڈ` became `&شارڈ`)."""
-    return f"<![CDATA[{html}]]>" if html and "]]>" not in html else _text(html)
+def _cdata(text: str) -> str:
+    """A text as an element's content, in CDATA; a `]]>` in it ends one section after its `]]`
+    and starts another before its `>`, so that neither part is only white space (Moodle's XML
+    reader drops such a part). Outside CDATA, Moodle's reader drops the space between an escaped
+    `&` or `<` and a following non-ASCII letter (`& شارڈ` became `&شارڈ`)."""
+    if not text:
+        return ""
+    if "]]>" in text:
+        text = text.replace("]]>", "]]]]><![CDATA[>")
+    return f"<![CDATA[{text}]]>"
 
 
 def _field(tag: str, html: str, indent: str = "    ") -> str:
@@ -232,7 +347,7 @@ def _tags(tags: Sequence[str]) -> str:
     if not tags:
         return ""
     items = "".join(
-        f"      <tag>\n        <text>{_text(tag)}</text>\n      </tag>\n" for tag in tags
+        f"      <tag>\n        <text>{_cdata(_inert(tag))}</text>\n      </tag>\n" for tag in tags
     )
     return f"    <tags>\n{items}    </tags>\n"
 
@@ -253,26 +368,28 @@ def _settings(single: bool, shuffle: bool, numbering: str) -> str:
 
 
 def _choices(
-    first: SingleChoice | MultipleChoice, versions: Versions[SingleChoice | MultipleChoice]
+    first: SingleChoice | MultipleChoice,
+    versions: Versions[SingleChoice | MultipleChoice],
+    syntax: Syntax,
 ) -> list[str]:
     """The answers of a multichoice question: each option with its grade and feedback."""
     fractions = _fractions(first)
     return [
         f'    <answer fraction="{fractions[option.id]}" format="html">\n'
-        f"      <text>{_cdata(_html(same, _TEXT, inline=True))}</text>\n"
-        f"{_field('feedback', _html(same, _FEEDBACK, inline=True), '      ')}"
+        f"      <text>{_cdata(_html(same, _TEXT, syntax, inline=True))}</text>\n"
+        f"{_field('feedback', _html(same, _FEEDBACK, syntax, inline=True), '      ')}"
         "    </answer>\n"
         for option, same in _aligned([(lang, question.options) for lang, question in versions])
     ]
 
 
-def _true_false(first: TrueFalse, versions: Versions[TrueFalse]) -> list[str]:
+def _true_false(first: TrueFalse, versions: Versions[TrueFalse], syntax: Syntax) -> list[str]:
     """The two answers of a true/false question."""
     # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
     return [
         f'    <answer fraction="{"100" if first.answer is value else "0"}">\n'
         f"      <text>{word}</text>\n"
-        f"{_field('feedback', _html(versions, feedback, inline=True), '      ')}"
+        f"{_field('feedback', _html(versions, feedback, syntax, inline=True), '      ')}"
         "    </answer>\n"
         for value, word, feedback in _TRUE_FALSE
     ]
@@ -298,6 +415,11 @@ class MoodleRenderer(Renderer[MoodleOptions]):
     description = "Moodle XML for the question bank import (optionally bilingual, multilang)"
     extension = "xml"
     Options = MoodleOptions
+
+    def __init__(self, options: MoodleOptions) -> None:
+        super().__init__(options)
+        # The syntax of a file in several languages: `-O multilang=true` is the spans.
+        self._syntax: Syntax = "mlang2" if options.multilang == "mlang2" else "spans"
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         return self._file(quiz.quiz_id, [(lang, quiz[lang])], lang).decode()
@@ -342,14 +464,14 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
-        title = f"{_untagged(to_plain(versions[0][1].title))} ({label})"
+        title = _inert(f"{_untagged(to_plain(versions[0][1].title))} ({label})")
         return (
             f"{_XML_DECLARATION}<quiz>\n"
             '  <question type="category">\n'
             "    <category>\n"
             f"      <text>{_cdata(f'$course$/top/{_category_name(title)}')}</text>\n"
             "    </category>\n"
-            f"{_field('info', _html(versions, _DESCRIPTION))}"
+            f"{_field('info', _html(versions, _DESCRIPTION, self._syntax))}"
             "  </question>\n"
         )
 
@@ -368,25 +490,25 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             # Moodle's true/false form fixes the penalty at 1: a second try would give it away.
             kind, penalty, settings = "truefalse", "1", ""
             statements = [(lang, q) for lang, q in versions if isinstance(q, TrueFalse)]
-            answers = _true_false(first, statements)
+            answers = _true_false(first, statements, self._syntax)
         else:
             kind, penalty = "multichoice", "0.3333333"
             single = isinstance(first, SingleChoice)
             numbering = self._numbering([lang for lang, _ in versions])
             settings = _settings(single, self.options.shuffle, numbering)
             choices = [(lang, q) for lang, q in versions if not isinstance(q, TrueFalse)]
-            answers = _choices(first, choices)
+            answers = _choices(first, choices, self._syntax)
         head = (
             f'  <question type="{kind}">\n'
             "    <name>\n"
             f"      <text>{_cdata(_question_name(first))}</text>\n"
             "    </name>\n"
-            f"{_field('questiontext', _html(versions, _PROMPT))}"
-            f"{_field('generalfeedback', _html(versions, _EXPLANATION))}"
+            f"{_field('questiontext', _html(versions, _PROMPT, self._syntax))}"
+            f"{_field('generalfeedback', _html(versions, _EXPLANATION, self._syntax))}"
             f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n"
             f"    <penalty>{penalty}</penalty>\n"
             "    <hidden>0</hidden>\n"
-            f"    <idnumber>{_text(_idnumber(quiz_id, first.id))}</idnumber>\n"
+            f"    <idnumber>{_cdata(_idnumber(quiz_id, first.id))}</idnumber>\n"
             f"{settings}"
         )
         return "".join([head, *answers, end])

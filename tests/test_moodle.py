@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+import quizbank_renderers.moodle as moodle
 from lxml import etree, html
 from pydantic import ValidationError
 from quizbank_renderers.moodle import (
@@ -341,8 +344,9 @@ def test_multilang_blocks_that_differ_become_one_paragraph_of_spans() -> None:
     (info,) = _render([english, urdu], multilang=True)["multilang/mixed.xml"].iterfind(
         "question[@type='category']/info/text"
     )
+    # Lines of text ran together in one line: each block and line is a line of its own.
     assert info.text == (
-        '<p><span lang="en" class="multilang">One paragraph.\n\n- and\n- a list</span>'
+        '<p><span lang="en" class="multilang">One paragraph.<br>\n<br>\n- and<br>\n- a list</span>'
         '<span lang="ur" class="multilang">صرف ایک پیراگراف۔</span></p>'
     )
 
@@ -512,3 +516,272 @@ def test_urdu_options_are_not_numbered_in_latin_letters_unless_asked() -> None:
         "multilang/mixed.xml": {"abc"},
     }
     assert numbering(numbering="123")["ur/mixed.xml"] == {"123"}
+
+
+# --- What the real Moodle 4.5 taught (scripts/moodle-check runs it; CI cannot). ---------------
+
+WORD_JOINER = "\u2060"
+# filter_multilang2's classes/text_filter.php (version 2.0.5.5): its pattern, and what it shows.
+_MLANG2 = re.compile(
+    r"\{\s*mlang\s+((?:[a-z0-9_-]+)(?:\s*,\s*[a-z0-9_-]+\s*)*)\s*\}(.*?)\{\s*mlang\s*\}",
+    re.I | re.S,
+)
+# filter/multilang/classes/text_filter.php: how one span's language and content are read.
+_SPAN_PARTS = re.compile(
+    r'<(?:lang|span)[^>]+lang="([a-zA-Z0-9_-]+)"[^>]*>(.*?)</(?:lang|span)>', re.S
+)
+
+
+def mlang2_shows(text: str, lang: str) -> str:
+    """What the multilang2 filter shows in `lang` (no parent language): the blocks of `lang`;
+    when the text has none, the blocks of `other`; nothing of any other block."""
+    shown = text
+    for target in (lang, "other"):
+        found = False
+
+        def pick(match: re.Match[str], target: str = target) -> str:
+            nonlocal found
+            langs = match[1].lower().replace("-", "_").replace(" ", "").split(",")
+            found = found or target in langs
+            return match[2] if target in langs else ""
+
+        shown = _MLANG2.sub(pick, text)
+        if found:
+            return shown
+    return shown
+
+
+def multilang_shows(text: str, lang: str) -> str:
+    """What Moodle's multilang filter shows in `lang`: of adjacent spans, that of `lang`, else
+    the first."""
+
+    def pick(match: re.Match[str]) -> str:
+        found = {
+            code.lower().replace("-", "_"): html for code, html in _SPAN_PARTS.findall(match[0])
+        }
+        return found.get(lang, next(iter(found.values())))
+
+    return MULTILANG.sub(pick, text)
+
+
+def _seen(html_text: str) -> str:
+    """What a reader sees of HTML (or of a plain text): tags gone, references decoded, as after
+    Moodle's HTML cleaning, its editor or a copy and paste."""
+    return unescape(re.sub(r"<[^<>]*>", "", html_text))
+
+
+def _with(quiz: Quiz, **fields: Any) -> Quiz:
+    """`quiz` with top-level fields replaced without validation, as a plug-in might pass it."""
+    return quiz.model_copy(update=fields)
+
+
+def _each_question(quiz: Quiz, **fields: Any) -> Quiz:
+    return _with(quiz, questions=[q.model_copy(update=fields) for q in quiz.questions])
+
+
+def _outputs(quizzes: list[Quiz], **options: Any) -> dict[str, str]:
+    """Every file of the quizzes, as text, keyed by path."""
+    translations = QuizTranslations(
+        quizzes[0].id, {q.lang: q for q in quizzes}, [q.lang for q in quizzes]
+    )
+    renderer = MoodleRenderer(MoodleOptions(**options))
+    return {str(out.path): out.content.decode() for out in renderer.render_quiz(translations)}
+
+
+def _every_export(quizzes: list[Quiz]) -> dict[str, str]:
+    """The files of each language, and the multilang file in each syntax."""
+    files = _outputs(quizzes, multilang="spans")
+    files["mlang2/" + "multilang"] = _outputs(quizzes, multilang="mlang2")["multilang/mixed.xml"]
+    return files
+
+
+_CDATA_ONLY = re.compile(r"(?:<!\[CDATA\[.*?\]\]>)+", re.S)
+
+
+def test_every_text_is_in_cdata_where_moodles_reader_keeps_its_spaces() -> None:
+    """Outside CDATA, Moodle's XML reader (lib/xmlize.php) gets `A &amp; بی` as the chunks `A `,
+    `&`, ` ` and `بی` and drops the chunk that is only white space: it stored `A &بی`. Names,
+    the category, HTML, tags and the idnumber are all in CDATA."""
+    quizzes = [
+        _with(_quiz(lang, title="چیک پوائنٹ & شارڈ < ٹی"), tags=["a & بی", "x < ی"])
+        for lang in ("en", "ur")
+    ]
+    quizzes = [_each_question(quiz, prompt="لوڈ & محفوظ < ابھی") for quiz in quizzes]
+    for path, xml in _every_export(quizzes).items():
+        contents = re.findall(r"<(text|idnumber)>(.*?)</\1>", xml, re.S)
+        assert len(contents) > 20, path
+        for tag, content in contents:
+            assert content in ("", "true", "false") or _CDATA_ONLY.fullmatch(content), (path, tag)
+        root = etree.fromstring(xml.encode())
+        assert [t.text for t in root.iterfind("question/tags/tag/text")][:2] == ["a & بی", "x < ی"]
+        assert root.findtext("question[2]/name/text") == "لوڈ & محفوظ \u2039 ابھی", path
+
+
+@pytest.mark.parametrize("text", ["a ]]> & بی", "]]>", "x]]]>y ]]>]]>", " ]]> ", "]]"])
+def test_cdata_splits_its_end_marker_between_the_brackets_and_the_angle(text: str) -> None:
+    written = _cdata(text)
+    assert _CDATA_ONLY.fullmatch(written), written  # never escaped text outside CDATA
+    parts = re.findall(r"<!\[CDATA\[(.*?)\]\]>", written, re.S)
+    assert "".join(parts) == text
+    assert all(part.strip() for part in parts)  # Moodle's reader drops a part of white space
+    assert etree.fromstring(f"<t>{written}</t>").text == text
+
+
+def test_pluginfile_written_by_an_author_is_never_a_moodle_file_in_any_field() -> None:
+    """Moodle rewrites `@@PLUGINFILE@@/x` into a file's URL in HTML; its cleaning, its editor
+    and a copy and paste decode `&#64;&#64;`; names, tags and idnumbers are plain text (a tag
+    shows `&#64;` as written). Every field holds a word joiner before `PLUGINFILE`, and shows
+    the marker as the author wrote it."""
+    marker = "@@PLUGINFILE@@"
+    quizzes = []
+    for lang in ("en", "ur"):
+        quiz = _quiz(lang, title=f"T {marker}/t.png", description=f"See {marker}/d.png")
+        quiz = _each_question(
+            quiz,
+            prompt=f"Q {marker}/q.png ({lang})",
+            explanation=f"- {marker}/e.png\n- `{marker}`",
+            feedback_true=f"{marker}/f.png",
+        )
+        first = quiz.questions[0].model_copy(
+            update={
+                "id": f"id-{marker}",
+                "options": [
+                    o.model_copy(
+                        update={"text": f"{marker}/{o.id}", "feedback": f"{marker} {lang}"}
+                    )
+                    for o in quiz.questions[0].options  # type: ignore[union-attr]
+                ],
+            }
+        )
+        quizzes.append(_with(quiz, questions=[first, quiz.questions[1]], tags=[marker]))
+    for path, xml in _every_export(quizzes).items():
+        root = etree.fromstring(xml.encode())
+        seen = "\n".join(_seen(e.text) for e in root.iter() if e.text and e.text.strip())
+        assert marker not in seen, path
+        assert seen.replace(WORD_JOINER, "").count(marker) >= 10, path
+        literal = {
+            "category": root.findtext("question/category/text"),
+            "name": root.findtext("question[2]/name/text"),
+            "idnumber": root.findtext("question[2]/idnumber"),
+            "tag": root.findtext("question[2]/tags/tag/text"),
+        }
+        for field, text in literal.items():
+            assert text and f"@@{WORD_JOINER}PLUGINFILE@@" in text, (path, field, text)
+
+
+def test_pluginfile_is_inert_even_if_the_core_did_not_escape_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The core's to_html writes `@@` as `&#64;&#64;`; the Moodle export does not rely on it."""
+    monkeypatch.setattr(moodle, "to_html", lambda text, lang="en", *, inline=False: text)
+    xml = _outputs([_each_question(_quiz("en"), prompt="@@PLUGINFILE@@/a.png")])["en/mixed.xml"]
+    assert "@@PLUGINFILE@@" not in _seen(xml)
+    assert f"@@{WORD_JOINER}PLUGINFILE@@/a.png" in xml
+
+
+@pytest.mark.parametrize(
+    ("value", "multilang"),
+    [
+        ("true", True),
+        ("True", True),
+        ("false", False),
+        (False, False),
+        ("spans", "spans"),
+        ("mlang2", "mlang2"),
+    ],
+)
+def test_multilang_option_takes_a_boolean_or_a_syntax(value: object, multilang: object) -> None:
+    assert MoodleOptions.model_validate({"multilang": value}).multilang == multilang
+
+
+@pytest.mark.parametrize("value", ["mlang", "span", "2", ""])
+def test_multilang_option_refuses_anything_else(value: str) -> None:
+    with pytest.raises(ValidationError):
+        MoodleOptions.model_validate({"multilang": value})
+
+
+def test_multilang_true_is_the_spans() -> None:
+    quizzes = [_quiz("en"), _quiz("ur")]
+    assert _outputs(quizzes, multilang=True) == _outputs(quizzes, multilang="spans")
+
+
+def test_formats_lists_the_multilang_syntaxes(cli: Callable[..., Any]) -> None:
+    run = cli("formats")
+    (line,) = [line for line in run.lines if "-O multilang=" in line]
+    assert line.strip().startswith("-O multilang=false ")
+    assert "true or spans" in line and "mlang2" in line
+
+
+def _html_fields(xml: str) -> list[str]:
+    """Every HTML text of a file, empty ones too, in file order."""
+    root = etree.fromstring(xml.encode())
+    return [text.text or "" for text in root.iterfind(".//*[@format='html']/text")]
+
+
+@pytest.mark.parametrize("source", ["content", "mixed"])
+def test_mlang2_shows_each_language_exactly_as_its_own_file(source: str) -> None:
+    """multilang2's `{mlang xx}` tags are text: Moodle's cleaner and editor leave them alone, so
+    each language's HTML is whole (Urdu in its right-to-left `<div>`), whatever the other
+    languages' blocks; the first language is also `other`, shown in a language the file lacks."""
+    if source == "content":
+        quizzes = [
+            load_quiz(CONTENT / lang / "checkpoint-sharding.yaml").quiz for lang in ("en", "ur")
+        ]
+    else:
+        english = _quiz("en", description="One paragraph.\n\n- and\n- a list")
+        quizzes = [english, _quiz("ur", description="صرف ایک پیراگراف۔")]
+    files = _outputs([q for q in quizzes if q], multilang="mlang2")
+    (multilang,) = [xml for path, xml in files.items() if path.startswith("multilang/")]
+    fields = _html_fields(multilang)
+    assert len(fields) > 10
+    for lang, shown_as in (("en", "en"), ("ur", "ur"), ("fr", "en")):
+        own = _html_fields(
+            next(xml for path, xml in files.items() if path.startswith(f"{shown_as}/"))
+        )
+        assert [mlang2_shows(field, lang) for field in fields] == own, lang
+    assert all("multilang" not in field for field in fields)  # no span syntax mixed in
+
+
+def test_mlang2_tags_around_each_language() -> None:
+    files = _outputs([_quiz("en"), _quiz("ur")], multilang="mlang2")
+    root = etree.fromstring(files["multilang/mixed.xml"].encode())
+    assert root.findtext("question[2]/questiontext/text") == (
+        "{mlang en,other}<p>Pick the even numbers (en)</p>{mlang}"
+        '{mlang ur}<div lang="ur" dir="rtl"><p><bdi>Pick the even numbers</bdi> (<bdi>ur</bdi>)</p>'
+        "</div>{mlang}"
+    )
+    assert root.findtext("question[2]/answer[1]/feedback/text") == (
+        "{mlang en,other}odd (en){mlang}"
+        '{mlang ur}<div lang="ur" dir="rtl"><bdi>odd</bdi> (<bdi>ur</bdi>)</div>{mlang}'
+    )
+    # A text in one language only is for every language: no tags.
+    one = _outputs(
+        [_quiz("en"), _each_question(_quiz("ur"), explanation=None)], multilang="mlang2"
+    )["multilang/mixed.xml"]
+    assert etree.fromstring(one.encode()).findtext("question[2]/generalfeedback/text") == (
+        "<p>2 and 4 (en)</p>"
+    )
+
+
+def test_an_authors_mlang_tags_are_shown_not_filtered() -> None:
+    """A quiz about Moodle may show `{mlang en}`: neither filter takes it for its own, in any
+    file, name or HTML; what it shows is what the author wrote (with an invisible word joiner)."""
+    quizzes = [
+        _each_question(
+            _quiz(lang, title="Use {mlang en}"), prompt=f"Write {{mlang {lang}}}Hi{{mlang}}"
+        )
+        for lang in ("en", "ur")
+    ]
+    for path, xml in _every_export(quizzes).items():
+        root = etree.fromstring(xml.encode())
+        texts = [e.text for e in root.iter("text") if e.text and re.search("Write|Use", e.text)]
+        assert len(texts) >= 4, path  # category, two names, a question text
+        for text in texts:
+            for lang in ("en", "ur"):
+                shown = _seen(multilang_shows(mlang2_shows(text, lang), lang))
+                assert "mlang" in shown, (path, lang, text)
+                assert not _MLANG2.search(shown), (path, lang, text)
+                assert not re.search(r"\{mlang", shown), (path, lang, text)
+        written = [_seen(text).replace(WORD_JOINER, "") for text in texts]
+        assert any(re.search(r"Write \{mlang (en|ur)\}Hi\{mlang\}", text) for text in written), path
+        assert any("Use {mlang en}" in text for text in written), path
