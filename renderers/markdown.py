@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from markdown_it.utils import EnvType
 from pydantic import Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
@@ -39,7 +40,8 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]
 _BLOCKS = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _BLOCKS.disable("inline")
 _SPECIAL = re.compile(r"\\.|`+|<", re.DOTALL)
-_SAFE_AUTOLINK = re.compile(r"<(?:https?|mailto):[^\s<>]*>", re.IGNORECASE)
+# An autolink that the HTML export links too (`safe_link`: http://, https:// or mailto:).
+_SAFE_AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
 _LINK_TEXT_BRACKET = re.compile(r"(?<!\\)([\[\]])")
 _BULLETS = "-*+"
@@ -124,13 +126,37 @@ def _close_fence(text: str) -> str:
 
 @lru_cache(maxsize=16384)
 def safe_markdown(text: str) -> str:
-    """Content Markdown as it may appear in the page: no live HTML, no open fence."""
+    """Content Markdown as it may appear in the page: no live HTML, no open fence, and no link,
+    image, autolink or reference definition that the HTML export would not link."""
     if is_plain_paragraph(text):
         return text  # one line of words, code and emphasis: nothing to guard, no parse needed
+    if "\r" in text:  # lines end at \r\n and \r too: as \n, the line numbers of the tokens
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.strip("\n")
-    if not _GUARDED.search(text):
-        return _without_unsafe_links(text)  # no fence to close, no `<` to escape
-    text = _close_fence(text)
+    if _GUARDED.search(text):
+        text = _close_fence(text)
+        escaped = _without_html(text)
+    else:
+        escaped = text  # no fence to close, no `<` to escape
+    if "<" not in escaped and not _may_have_unsafe_links(escaped):
+        return escaped  # no HTML, no autolink, no link or reference that can go elsewhere
+    html, unsafe = _live(escaped)
+    if html:  # a `<` the guard took for code is HTML: every `<` escaped, code included
+        escaped = text.replace("<", "&lt;")
+        html, unsafe = _live(escaped)
+    if unsafe:
+        escaped = _outside_code(escaped, _BRACKET, lambda text, at: ("\\[", at + 1))
+        html, unsafe = _live(escaped)
+    if html or unsafe:
+        # The guards took for code a run of backticks that Markdown does not (a code span
+        # cannot cross blocks or table cells): every `<` and `[` escaped, code included.
+        escaped = _EVERY_BRACKET.sub(r"\1\\[", escaped.replace("<", "&lt;"))
+    return escaped
+
+
+def _without_html(text: str) -> str:
+    """`<` escaped outside fences and indented code, and outside code spans in each run of lines
+    that no blank line or code interrupts."""
     code = {
         n
         for t in _blocks(text)
@@ -147,25 +173,31 @@ def safe_markdown(text: str) -> str:
         else:
             segment.append(line)
     out += [_escape_lt("\n".join(segment))] if segment else []
-    escaped = "\n".join(out)
-    if _has_html(escaped):
-        escaped = text.replace("<", "&lt;")
-    return _without_unsafe_links(escaped)
+    return "\n".join(out)
 
 
 # Links of every scheme, so that the ones the HTML export would not link can be found.
 _ANY_LINK = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _ANY_LINK.validateLink = lambda url: True  # type: ignore[method-assign]
 _BRACKET = re.compile(r"\\.|`+|\[", re.DOTALL)
+# A `[` that no backslash escapes (an even run of backslashes escapes only themselves).
+_EVERY_BRACKET = re.compile(r"(?<!\\)((?:\\\\)*)\[")
 
 
-def _unsafe_links(text: str) -> bool:
-    """True if Markdown reads a link or image to anything but http(s) or mailto in the text."""
-    return any(
-        not safe_link(str(token.attrGet("href") or token.attrGet("src") or ""))
-        for token in _walk(_ANY_LINK.parse(text))
+def _live(text: str) -> tuple[bool, bool]:
+    """Whether Markdown reads raw HTML in the text, and whether it reads a link, image, autolink
+    or reference definition to anything but http(s) or mailto (as `safe_link` says). A
+    definition counts even if no link of this text uses it: a link elsewhere in the page can."""
+    env: EnvType = {}
+    tokens = _walk(_ANY_LINK.parse(text, env))
+    html = any(token.type in ("html_block", "html_inline") for token in tokens)
+    hrefs = [
+        str(token.attrGet("href") or token.attrGet("src") or "")
+        for token in tokens
         if token.type in ("link_open", "image")
-    )
+    ]
+    hrefs += [str(reference.get("href", "")) for reference in env.get("references", {}).values()]
+    return html, not all(map(safe_link, hrefs))
 
 
 # Where a link or image written inline (`](`) goes, as far as a glance can tell.
@@ -174,17 +206,8 @@ _INLINE_DESTINATION = re.compile(r"\]\(\s*<?(?!(?:https?://|mailto:)[^\s&%\\]*[\
 
 def _may_have_unsafe_links(text: str) -> bool:
     """False when every link is inline and plainly goes to http(s) or mailto, with no reference
-    definition that a `[label]` could use: then no parse is needed."""
+    definition: then no parse is needed."""
     return "[" in text and ("]:" in text or _INLINE_DESTINATION.search(text) is not None)
-
-
-def _without_unsafe_links(text: str) -> str:
-    """The text with its links as plain text (every `[` escaped outside code), if any of them
-    goes to a scheme the HTML export would not link (`javascript:`, `data:`, a relative path):
-    a reader's renderer might follow it."""
-    if not _may_have_unsafe_links(text) or not _unsafe_links(text):
-        return text
-    return _outside_code(text, _BRACKET, lambda text, at: ("\\[", at + 1))
 
 
 def _without_hard_break(line: str) -> str:
@@ -209,11 +232,21 @@ def lead_and_rest(text: str) -> tuple[str, str]:
         return "", text
     end = first[0].map[1]
     one_line = not any(line.strip() for line in lines[1:end])
-    if first[0].type != "paragraph_open" and not (first[0].type in _LINE_BLOCKS and one_line):
+    if first[0].type != "paragraph_open" and not (
+        first[0].type in _LINE_BLOCKS and one_line and not _holds_code(text, end)
+    ):
         return "", text
     parts = [line.strip() for line in lines[:end] if line.strip()]
     lead = " ".join([*map(_without_hard_break, parts[:-1]), parts[-1]])  # line breaks: spaces
     return _CLOSING_HASHES.sub(r"\\\1", lead), "\n".join(lines[end:]).strip("\n")
+
+
+def _holds_code(text: str, end: int) -> bool:
+    """True if code starts before line `end`: in an item or quote on the first line (`-     x`,
+    `>     x`) it is code, with its `<` and links as written; on a heading line it would not be."""
+    return any(
+        t.type in ("code_block", "fence") and t.map and t.map[0] < end for t in _blocks(text)
+    )
 
 
 def _may_list_at_edge(text: str, *, last: bool) -> bool:
@@ -276,11 +309,17 @@ def _bullet(neighbour: str) -> str:
 
 
 def _item(bullet: str, label: str, lead: str, rest: str) -> str:
-    """A lettered list item: the lead on its line, any further blocks indented inside it."""
-    item = f"{bullet} **{label}** {lead}".rstrip()
+    """A lettered list item: the lead on its line, any further blocks indented inside it.
+
+    Markdown reads a tab as reaching the next multiple of four columns: blocks with a tab are
+    indented by four (the item's text four columns in, `-   **A.**`), so that every tab spans
+    the columns it spans on its own and code stays code."""
+    gap = "   " if "\t" in rest else " "
+    item = f"{bullet}{gap}**{label}** {lead}".rstrip()
     if not rest:
         return item
-    indented = "\n".join(f"  {line}" if line.strip() else "" for line in rest.split("\n"))
+    indent = " " * (len(bullet) + len(gap))
+    indented = "\n".join(f"{indent}{line}" if line.strip() else "" for line in rest.split("\n"))
     return f"{item}\n\n{indented}"
 
 
@@ -312,6 +351,11 @@ def _header(quiz: Quiz, interface: _Interface) -> list[str]:
     return blocks
 
 
+# A paragraph of one no-break space: it ends a list, so that an indented text after it is read
+# as it is on its own (code stays code), and it shows as an empty line.
+_END_OF_LIST = "&nbsp;"
+
+
 def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key.
 
@@ -332,6 +376,8 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
             key.append(f"### {number}. {_right_letters(choices, right, quiz.lang)}")
             bullet = _bullet(_edge_bullet(explanation, last=False))
             key.append(_options(choices, bullet, quiz.lang, right))
+            if explanation[:1] in (" ", "\t"):  # an indented line after the list would go on
+                key.append(_END_OF_LIST)  # inside its last item: the list is ended first
             key.append(explanation)
     body = "\n\n".join(block for block in blocks + key if block)
     if is_rtl(quiz.lang):

@@ -17,6 +17,7 @@ from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_
 from quizbank.errors import UsageError
 from quizbank.loader import load_quiz
 from quizbank.locales import option_letter
+from quizbank.markup import safe_link
 from quizbank.model import Quiz
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizTranslations
@@ -381,6 +382,246 @@ def test_true_false_offers_true_and_false(tricky: Quiz) -> None:
 def test_safe_markdown(source: str, expected: str) -> None:
     assert safe_markdown(source) == expected
     assert _html_tokens(_parse(safe_markdown(source))) == []
+
+
+# --- links: only what the HTML export links ------------------------------------------------
+
+# A reader's CommonMark renderer that follows every link, as a permissive host would, and reads
+# tables, as GitHub does.
+READER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+READER.validateLink = lambda url: True  # type: ignore[method-assign]
+
+
+def _live(markdown: str) -> list[str]:
+    """Every href, src or reference definition a reader would follow that the HTML export would
+    not link (`quizbank.markup.safe_link`), and any raw HTML."""
+    env: dict[str, Any] = {}
+    tokens = _all(READER.parse(markdown, env))
+    hrefs = [str(t.attrGet("href") or t.attrGet("src")) for t in tokens if t.type == "link_open"]
+    hrefs += [str(t.attrGet("src")) for t in tokens if t.type == "image"]
+    hrefs += [str(ref["href"]) for ref in env.get("references", {}).values()]
+    return [h for h in hrefs if not safe_link(h)] + _html_tokens(tokens)
+
+
+UNSAFE = [
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    " javascript:alert(1)",
+    "\tjavascript:alert(1)",
+    "&#106;avascript:alert(1)",
+    "&#x6A;avascript:alert(1)",
+    "%6Aavascript:alert(1)",
+    "vbscript:msgbox(1)",
+    "data:text/html;base64,PHNjcmlwdD4=",
+    "java\nscript:alert(1)",
+    "../relative",
+    "http:javascript:alert(1)",
+    "https:example.org",
+]
+# Each destination as an inline link, an image, a reference (defined and used), an autolink.
+LINKING = [
+    "[x]({})",
+    "[x](<{}>)",
+    "![x]({})",
+    '[x]({} "title")',
+    "[x][r]\n\n[r]: {}",
+    "[r]: {}",
+    "[x]\n\n[x]:\n{}",
+    "<{}>",
+    "[ok](https://example.org) [x]({}) `[code](x)`",
+]
+
+
+@pytest.mark.parametrize("destination", UNSAFE)
+@pytest.mark.parametrize("pattern", LINKING)
+def test_unsafe_links_are_plain_text(pattern: str, destination: str) -> None:
+    text = pattern.format(destination)
+    exported = safe_markdown(text)
+    assert _live(exported) == [], exported
+    assert "x" in exported or pattern in ("[r]: {}", "<{}>")  # the label stays, as text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A backtick that opens no code span here: the code span cannot cross blocks or cells.
+        "`a\n\n[x](javascript:alert(1))\n\n`",
+        "`a\n# <javascript:alert(1)> `",
+        "`a\n# [x](javascript:alert(1)) `",
+        "> `a\n> [x](javascript:alert(1))\n\n`",
+        "- `a\n- [x](javascript:alert(1)) `",
+        "- `a\n- <javascript:alert(1)> `",
+        "| a | b |\n|---|---|\n| `c | [x](javascript:alert(1)) `|",
+        "| a | b |\n|---|---|\n| `c | <javascript:alert(1)> `|",
+        # an autolink that looks like http(s) but is not http:// or https://
+        "<http:javascript:alert(1)>",
+        "<HTTPS:example.org>",
+        # a reference definition that no link of its own text uses
+        "Because.\n\n[x]: javascript:alert(1)",
+        "[x]:\n  javascript:alert(1)\n\nMore.",
+    ],
+)
+def test_links_hidden_from_the_guards_are_plain_text(text: str) -> None:
+    assert _live(safe_markdown(text)) == [], safe_markdown(text)
+
+
+def test_safe_links_stay_live() -> None:
+    text = (
+        "[a](https://example.org/a) ![i](http://example.org/i.png) <https://example.org/b> "
+        "<mailto:team@example.org> [c][d]\n\n[d]: HTTPS://example.org/d"
+    )
+    exported = safe_markdown(text)
+    assert exported == text
+    env: dict[str, Any] = {}
+    tokens = _all(READER.parse(exported, env))
+    hrefs = [t.attrGet("href") for t in tokens if t.type == "link_open"]
+    assert hrefs == [
+        "https://example.org/a",
+        "https://example.org/b",
+        "mailto:team@example.org",
+        "HTTPS://example.org/d",
+    ]
+
+
+def test_a_reference_defined_in_one_text_and_used_in_another_is_not_live() -> None:
+    """Reference definitions hold for the whole page: one in an explanation reaches a `[x]` in a
+    prompt or an option."""
+    quiz = _quiz(
+        "en",
+        "Title [t]",
+        "Description [t]\n\n[t]: javascript:alert('title')",
+        [
+            _question(
+                "one",
+                "See [x] and [t].",
+                options=[{"id": "a", "text": "[x]"}, {"id": "b", "text": "[y][x]"}],
+                explanation="Because.\n\n[x]: javascript:alert(1)",
+            )
+        ],
+    )
+    for answers in (True, False):
+        assert _live(_render(quiz, answers=answers)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-     <img src=x onerror=alert(1)>",
+        ">     <b>x</b> [x](javascript:alert(1))",
+        "1.     [x](javascript:alert(1))",
+        "- >     <javascript:alert(1)>",
+    ],
+)
+def test_code_in_a_first_line_stays_code(text: str) -> None:
+    """A list item or quote whose first line is code (five spaces after the marker) holds its
+    HTML and links as code: they would be live as the text of a heading or an option's line."""
+    quiz = _quiz(
+        "en",
+        "Title",
+        "Description",
+        [_question("one", text, options=[{"id": "a", "text": text}, {"id": "b", "text": "b"}])],
+    )
+    page = _render(quiz)
+    assert _live(page) == [], page
+    assert "    <" in page or "    [x]" in page  # still code, as written
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Words\r~~~\n[x](javascript:alert(1))",
+        "a\r```\n<img src=x onerror=alert(1)>",
+        "> `a\r<b>` [x](javascript:alert(1))",
+        "a\r\n\r\n```\r\n<b>\r\n```\r\n[x]: javascript:alert(1)",
+    ],
+)
+def test_lines_ended_by_carriage_returns_are_lines(text: str) -> None:
+    """Markdown ends a line at \\r and \\r\\n as at \\n: so do the guards."""
+    quiz = _quiz(
+        "en",
+        "Title [x]",
+        text,
+        [_question("one", text, options=[{"id": "a", "text": text}, {"id": "b", "text": "b"}])],
+    )
+    page = _render(quiz)
+    assert _live(page) == [], page
+    assert "\r" not in page
+
+
+@pytest.mark.parametrize(
+    ("option", "explanation"),
+    [
+        # Under an option's item, a tab reaches the same tab stop after two spaces as before.
+        ("Two lines:\n\n\t<img src=x onerror=alert(1)>", "E."),
+        ("Two lines:\n\n>\t  <b>x</b> [x](javascript:alert(1))", "E."),
+        ("Code:\n\n```\nx\n\t```\n<b>", "E."),
+        # After the key's list, an indented line would go on inside the list's last item.
+        ("b", "    <img src=x onerror=alert(1)>"),
+        ("b", "  Why:\n\n    <b>x</b> [x](javascript:alert(1))"),
+        ("b", "\t<b>"),
+    ],
+)
+def test_code_stays_code_where_it_is_placed(option: str, explanation: str) -> None:
+    quiz = _quiz(
+        "en",
+        "Title",
+        "Description",
+        [
+            _question(
+                "one",
+                "Prompt",
+                options=[{"id": "a", "text": "first"}, {"id": "b", "text": option}],
+                explanation=explanation,
+            )
+        ],
+    )
+    page = _render(quiz)
+    assert _live(page) == [], page
+    tokens = _parse(page)
+    code = [t.content for t in _all(tokens) if t.type in ("code_block", "fence")]
+    assert any("<" in block for block in code), page
+
+
+def _texts(questions: list[dict[str, Any]]) -> list[str]:
+    return [
+        text
+        for question in questions
+        for text in (
+            question["prompt"],
+            question["explanation"],
+            *(option["text"] for option in question["options"]),
+        )
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_no_page_links_what_the_html_export_would_not(lang: str) -> None:
+    """Random texts of links, references, code and blocks in every field of a page."""
+    rng = random.Random(29)
+    pieces = [
+        *(pattern.format(rng.choice(UNSAFE)) for pattern in LINKING),
+        *("[x]", "[r]", "[y][r]", "`", "``", "`a`", "\\", "\\[", "<", ">", "](", "]: ", "!"),
+        *("[ok](https://example.org)", "<https://example.org>", "| a | b |\n|---|---|\n| c | d |"),
+        *("\n", "\n\n", "- ", "1. ", "> ", "# ", "    ", "```\n", "words", "|"),
+    ]
+
+    def text() -> str:
+        written = "".join(rng.choices(pieces, k=rng.randint(1, 8)))
+        return written if written.strip() else f"{written}words"
+
+    for _ in range(40):
+        questions = [
+            _question(
+                f"q{n}",
+                text(),
+                options=[{"id": "a", "text": text()}, {"id": "b", "text": text()}],
+                explanation=text(),
+            )
+            for n in range(5)
+        ]
+        page = _render(_quiz(lang, "Title [x] [r] [y][r]", text(), questions))
+        live = [h for h in _live(page) if h not in (RTL_DIV, "</div>")]
+        assert live == [], [safe_markdown(t) for t in _texts(questions)]
 
 
 # --- texts that cannot need a parse are not parsed ------------------------------------------
