@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from quizbank.diagnostics import Severity
 from quizbank.loader import LoadedQuiz
-from quizbank.model import Question, Quiz, TrueFalse
+from quizbank.model import (
+    ChoiceGap,
+    ChoiceQuestion,
+    Cloze,
+    Essay,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    NumericalGap,
+    Ordering,
+    Question,
+    Quiz,
+    ShortAnswer,
+    SingleChoice,
+    TrueFalse,
+)
+from quizbank.paths import Loc
 
 REFERENCE_LANGUAGE = "en"
 
@@ -67,36 +84,138 @@ def _compare(reference: LoadedQuiz, other: LoadedQuiz) -> None:
 
 
 def _compare_question(
-    expected: Question, found: Question, other: LoadedQuiz, base: tuple[str | int, ...], where: str
+    expected: Question, found: Question, other: LoadedQuiz, base: Loc, where: str
 ) -> None:
     if expected.type != found.type:
         other.report(
             f"the type is {found.type!r} here but {expected.type!r} {where}", (*base, "type")
         )
         return
-    if not isinstance(expected, TrueFalse) and not isinstance(found, TrueFalse):
-        expected_ids = [o.id for o in expected.options]
-        found_ids = [o.id for o in found.options]
-        if expected_ids != found_ids:
-            other.report(
-                f"the option ids are {', '.join(found_ids)} here but {', '.join(expected_ids)} "
-                f"{where}: keep the same options in the same order",
-                (*base, "options"),
-                key=True,
-            )
-    if expected.answer_ids != found.answer_ids:
-        other.report(
-            f"the answer is {_key(found.answer_ids)} here but {_key(expected.answer_ids)} {where}",
-            (*base, "answer"),
-        )
+    for message, loc, key in _TYPE_RULES[type(expected)](expected, found, base):
+        other.report(f"{message} {where}{_SAME.get(str(loc[-1]), '')}", loc, key=key)
     if expected.points != found.points:
         other.report(
             f"points are {found.points:g} here but {expected.points:g} {where}", (*base, "points")
         )
+    shuffle = getattr(expected, "shuffle", None)
+    if shuffle is not None and shuffle != getattr(found, "shuffle", None):
+        other.report(
+            f"shuffle is {str(not shuffle).lower()} here but {str(shuffle).lower()} {where}",
+            (*base, "shuffle"),
+        )
 
 
-def _key(ids: tuple[str, ...]) -> str:
-    return ", ".join(repr(i) for i in ids)
+# A difference: what it is, where to report it, and whether at the key (a list) or its value.
+Difference = tuple[str, Loc, bool]
+# What follows a difference in ids, telling the translator what to keep.
+_SAME = {
+    "options": ": keep the same options in the same order",
+    "pairs": ": keep the same pairs in the same order",
+    "distractors": ": keep the same distractors in the same order",
+    "items": ": keep the same items in the same order",
+}
+
+
+def _ids(name: str, expected: Sequence[str], found: Sequence[str], loc: Loc) -> list[Difference]:
+    if list(expected) == list(found):
+        return []
+    return [(f"the {name} ids are {', '.join(found)} here but {', '.join(expected)}", loc, True)]
+
+
+def _values(name: str, expected: object, found: object, loc: Loc) -> list[Difference]:
+    if expected == found:
+        return []
+    return [(f"the {name} is {_shown(found)} here but {_shown(expected)}", loc, False)]
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple | list):
+        return ", ".join(repr(item) for item in value)
+    return f"{value:g}" if isinstance(value, float) else repr(value)
+
+
+def _choice(expected: ChoiceQuestion, found: ChoiceQuestion, base: Loc) -> list[Difference]:
+    option_ids = [o.id for o in expected.options], [o.id for o in found.options]
+    return [
+        *_ids("option", *option_ids, (*base, "options")),
+        *_values("answer", expected.answer_ids, found.answer_ids, (*base, "answer")),
+    ]
+
+
+def _true_false(expected: TrueFalse, found: TrueFalse, base: Loc) -> list[Difference]:
+    return _values("answer", expected.answer_ids, found.answer_ids, (*base, "answer"))
+
+
+def _numerical(
+    expected: Numerical | NumericalGap, found: Numerical | NumericalGap, base: Loc
+) -> list[Difference]:
+    return [
+        *_values("answer", expected.answer, found.answer, (*base, "answer")),
+        *_values("tolerance", expected.tolerance, found.tolerance, (*base, "tolerance")),
+    ]
+
+
+def _translated(
+    expected: ShortAnswer | Essay, found: ShortAnswer | Essay, base: Loc
+) -> list[Difference]:
+    """Accepted answers are translated, an essay has no key: its type is all to compare."""
+    return []
+
+
+def _matching(expected: Matching, found: Matching, base: Loc) -> list[Difference]:
+    return [
+        *_ids(
+            "pair", [p.id for p in expected.pairs], [p.id for p in found.pairs], (*base, "pairs")
+        ),
+        *_ids(
+            "distractor",
+            [d.id for d in expected.distractors],
+            [d.id for d in found.distractors],
+            (*base, "distractors"),
+        ),
+    ]
+
+
+def _ordering(expected: Ordering, found: Ordering, base: Loc) -> list[Difference]:
+    return _ids(
+        "item", [i.id for i in expected.items], [i.id for i in found.items], (*base, "items")
+    )
+
+
+def _cloze(expected: Cloze, found: Cloze, base: Loc) -> list[Difference]:
+    """The same gaps in the same order in the prompt, each of the same type and key."""
+    order = _ids("gap", expected.gap_order, found.gap_order, (*base, "prompt"))
+    if order:
+        return [(f"{order[0][0]} (in the order of the prompt)", order[0][1], False)]
+    differences: list[Difference] = []
+    for gap_id, gap in found.gaps.items():
+        reference = expected.gaps.get(gap_id)
+        loc: Loc = (*base, "gaps", gap_id)
+        if reference is None:
+            continue
+        if reference.type != gap.type:
+            differences += _values("gap type", reference.type, gap.type, (*loc, "type"))
+        elif isinstance(reference, NumericalGap) and isinstance(gap, NumericalGap):
+            differences += _numerical(reference, gap, loc)
+        elif isinstance(reference, ChoiceGap) and isinstance(gap, ChoiceGap):
+            option_ids = [o.id for o in reference.options], [o.id for o in gap.options]
+            differences += _ids("option", *option_ids, (*loc, "options"))
+            differences += _values("answer", reference.answer, gap.answer, (*loc, "answer"))
+    return differences
+
+
+# How each type's translations must agree, beyond the type, the points and the shuffle.
+_TYPE_RULES: dict[type, Callable[[Any, Any, Loc], list[Difference]]] = {
+    SingleChoice: _choice,
+    MultipleChoice: _choice,
+    TrueFalse: _true_false,
+    Numerical: _numerical,
+    ShortAnswer: _translated,
+    Matching: _matching,
+    Ordering: _ordering,
+    Cloze: _cloze,
+    Essay: _translated,
+}
 
 
 def check_coverage(

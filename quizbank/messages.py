@@ -8,22 +8,42 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import ErrorDetails
 
-from quizbank.model import Guide, MultipleChoice, Option, Quiz, SingleChoice, TrueFalse
+from quizbank.model import (
+    QUESTION_MODELS,
+    ChoiceGap,
+    Distractor,
+    GapOption,
+    Guide,
+    NumericalGap,
+    Option,
+    OrderItem,
+    Pair,
+    Quiz,
+    ShortAnswerGap,
+)
 from quizbank.paths import Loc
 
-QUESTION_TYPES = ("single_choice", "multiple_choice", "true_false")
-_QUESTION_MODELS: dict[str, type[BaseModel]] = {
-    "single_choice": SingleChoice,
-    "multiple_choice": MultipleChoice,
-    "true_false": TrueFalse,
+QUESTION_TYPES = tuple(QUESTION_MODELS)
+_QUESTION_MODELS: dict[str, type[BaseModel]] = {**QUESTION_MODELS}
+_GAP_MODELS: dict[str, type[BaseModel]] = {
+    "short_answer": ShortAnswerGap,
+    "numerical": NumericalGap,
+    "single_choice": ChoiceGap,
 }
+GAP_TYPES = tuple(_GAP_MODELS)
 _QUESTION_KEYS = {name for model in _QUESTION_MODELS.values() for name in model.model_fields}
 _PLACES = {
     "quiz": set(Quiz.model_fields),
     "question": _QUESTION_KEYS,
-    "option": set(Option.model_fields),
+    "option": {*Option.model_fields, *GapOption.model_fields},
+    "pair": set(Pair.model_fields),
+    "distractor": set(Distractor.model_fields),
+    "item": set(OrderItem.model_fields),
+    "gap": {name for model in _GAP_MODELS.values() for name in model.model_fields},
     "guide": set(Guide.model_fields),
 }
+# The kind of mapping at `questions[i].<list>[j]`.
+_LISTED = {"options": "option", "pairs": "pair", "distractors": "distractor", "items": "item"}
 _ALL_KEYS = sorted(set().union(*_PLACES.values()))
 
 
@@ -31,12 +51,13 @@ def unknown_key_message(data: Any, loc: Loc) -> str:
     """An unknown key: where it belongs if it is valid elsewhere, else the key it is close to."""
     key, place = str(loc[-1]), _place(loc[:-1])
     shown = excerpt(key)
-    if place == "question":
-        question_type = _question_type(data, loc[:-1])
-        users = [name for name, model in _QUESTION_MODELS.items() if key in model.model_fields]
-        if question_type in _QUESTION_MODELS and users:
+    if place in ("question", "gap"):
+        models = _QUESTION_MODELS if place == "question" else _GAP_MODELS
+        kind = _question_type(data, loc[:-1])
+        users = [name for name, model in models.items() if key in model.model_fields]
+        if kind in models and users:
             only = " or ".join(users)
-            return f"{shown} is not used by {question_type} questions, only by {only} questions"
+            return f"{shown} is not used by {kind} {place}s, only by {only} {place}s"
     homes = [name for name, keys in _PLACES.items() if key in keys and name != place]
     if homes:
         return f"{shown} belongs to the {homes[0]}, not to the {place}; check its indentation"
@@ -53,7 +74,11 @@ def _place(loc: Loc) -> str:
         return "guide"
     if len(loc) == 2 and loc[0] == "questions":
         return "question"
-    if len(loc) == 4 and loc[2] == "options":
+    if len(loc) == 4 and loc[0] == "questions" and loc[2] in _LISTED:
+        return _LISTED[str(loc[2])]
+    if len(loc) == 4 and loc[2] == "gaps":
+        return "gap"
+    if len(loc) == 6 and loc[2] == "gaps" and loc[4] == "options":
         return "option"
     return "mapping"
 
@@ -75,11 +100,28 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     name = str(loc[-1]) if loc and isinstance(loc[-1], str) else ""
     ctx = error.get("ctx", {})
     types = ", ".join(QUESTION_TYPES)
+    in_gap = len(loc) >= 4 and loc[2] == "gaps"
     if kind == "union_tag_invalid":
         found = value.get("type") if isinstance(value, dict) else value
+        if in_gap:
+            return f"unknown gap type {excerpt(found)}; use one of {', '.join(GAP_TYPES)}"
         return f"unknown question type {excerpt(found)}; use one of {types}"
     if kind == "union_tag_not_found":
+        if in_gap:
+            return f"a gap needs a `type`: one of {', '.join(GAP_TYPES)}"
         return f"a question needs a `type`: one of {types}"
+    if kind == "float_type" and isinstance(value, str):
+        return (
+            f"{excerpt(value)} is a text, not a number: write the number without quotes, "
+            f"like this: {name or 'answer'}: 0.9"
+        )
+    if kind == "finite_number":
+        return "write a finite number here (not .inf or .nan)"
+    if kind == "greater_than_equal" and name == "tolerance":
+        return (
+            f"a tolerance cannot be negative ({excerpt(value)}): it is how far either side of "
+            "the answer a response may be"
+        )
     if kind == "string_pattern_mismatch" and name == "lang":
         return f"{excerpt(value)} is not a language code such as `en`, `ur` or `pt-BR`"
     if kind == "string_pattern_mismatch":
@@ -92,7 +134,10 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     if kind == "list_type" and name == "answer" and isinstance(value, str | int):
         return f"a multiple_choice answer is a list of option ids, like this: answer: [{value}]"
     if kind == "too_short" and name == "answer":
-        return "give at least one right option, like this: answer: [a]"
+        return (
+            "give at least one answer: the right options' ids (answer: [a]), or for a "
+            "short_answer the texts accepted as right (answer: [safetensors])"
+        )
     if kind == "too_short":
         least = ctx.get("min_length", 1)
         return f"give at least {least} {_noun(name, least)} here"
@@ -137,7 +182,16 @@ def _mapping_expected(value: object, loc: Loc) -> str:
 
 
 def _noun(name: str, count: int) -> str:
-    nouns = {"questions": "question", "options": "option", "tags": "tag", "answer": "answer"}
+    nouns = {
+        "questions": "question",
+        "options": "option",
+        "tags": "tag",
+        "answer": "answer",
+        "pairs": "pair",
+        "items": "item",
+        "gaps": "gap",
+        "distractors": "distractor",
+    }
     noun = nouns.get(name, "item")
     return noun if count == 1 else f"{noun}s"
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -18,6 +19,8 @@ from pydantic import (
 )
 
 from quizbank.paths import Loc
+
+TextAt = tuple[Loc, str]
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 LANG_PATTERN = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
@@ -125,6 +128,72 @@ class Option(_Strict):
     feedback: Text | None = Field(None, description="Shown when a learner picks this option.")
 
 
+Shuffle = Annotated[
+    StrictBool,
+    Field(
+        description='`false` keeps the choices in the order written ("all of the above" '
+        "stays last) in every format that shuffles them."
+    ),
+]
+Number = Annotated[
+    float,
+    Field(strict=True, allow_inf_nan=False, description="A number, written without quotes."),
+]
+Tolerance = Annotated[
+    float,
+    Field(
+        strict=True,
+        allow_inf_nan=False,
+        ge=0,
+        description="How far from `answer` a response may be and still be right (absolute).",
+    ),
+]
+
+
+def _accepted_answer(text: str) -> str:
+    """An accepted short answer: one line a learner could type, not only wildcards."""
+    _safe_text(text)
+    if "\n" in text or "\r" in text:
+        raise ValueError("an accepted answer is one line: what a learner types in a text field")
+    if not text.replace("*", "").strip():
+        raise ValueError(
+            "this accepted answer is only `*`, which matches every response: write the answer "
+            "(`*` stands for any run of characters inside it)"
+        )
+    return text
+
+
+AcceptedAnswer = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=255),
+    AfterValidator(_accepted_answer),
+    Field(
+        description="What a learner may type, as plain text; `*` matches any run of "
+        "characters, `\\*` is an asterisk."
+    ),
+]
+
+
+def _answer_list(value: object) -> object:
+    """One accepted answer may be given as a text instead of a list of one."""
+    return [value] if isinstance(value, str) else value
+
+
+AcceptedAnswers = Annotated[
+    list[AcceptedAnswer],
+    BeforeValidator(_answer_list),
+    Field(min_length=1, max_length=50, description="Every answer accepted as right."),
+]
+Line = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=300),
+    AfterValidator(_safe_text),
+    AfterValidator(_one_line),
+    Field(description="One line of inline Markdown, shown as plain text in a drop-down."),
+]
+WordCount = Annotated[int, Field(strict=True, ge=1, le=100_000)]
+
+
 class _Question(_Strict):
     id: Slug
     prompt: Text
@@ -138,6 +207,7 @@ class SingleChoice(_Question):
     type: Literal["single_choice"]
     options: list[Option] = Field(min_length=2, max_length=26)
     answer: Annotated[OptionId, BeforeValidator(_one_option_id)]
+    shuffle: Shuffle = True
 
     @property
     def answer_ids(self) -> tuple[str, ...]:
@@ -150,6 +220,7 @@ class MultipleChoice(_Question):
     type: Literal["multiple_choice"]
     options: list[Option] = Field(min_length=2, max_length=26)
     answer: list[OptionId] = Field(min_length=1, max_length=26)
+    shuffle: Shuffle = True
 
     @property
     def answer_ids(self) -> tuple[str, ...]:
@@ -169,7 +240,154 @@ class TrueFalse(_Question):
         return ("true",) if self.answer else ("false",)
 
 
-Question = Annotated[SingleChoice | MultipleChoice | TrueFalse, Field(discriminator="type")]
+class Numerical(_Question):
+    """A number, right within `answer` ± `tolerance`."""
+
+    type: Literal["numerical"]
+    answer: Number = Field(description="The right number, e.g. `0.9`.")
+    tolerance: Tolerance = 0
+
+
+class ShortAnswer(_Question):
+    """A word or phrase the learner types."""
+
+    type: Literal["short_answer"]
+    answer: AcceptedAnswers
+    case_sensitive: StrictBool = Field(
+        False, description="`true`: a response must match the case of an accepted answer."
+    )
+
+
+class Pair(_Strict):
+    """An item of a matching question and the match it goes with."""
+
+    id: OptionId
+    item: Text = Field(description="What the learner matches, shown beside a drop-down.")
+    match: Line = Field(description="Its right match, one of the drop-down's choices.")
+
+
+class Distractor(_Strict):
+    """A wrong match: a further choice of every drop-down of a matching question."""
+
+    id: OptionId
+    text: Line
+
+
+class Matching(_Question):
+    """Items, each matched with one of a list of matches; each pair scores its share."""
+
+    type: Literal["matching"]
+    pairs: list[Pair] = Field(min_length=2, max_length=26)
+    distractors: list[Distractor] = Field(default_factory=list, max_length=26)
+    shuffle: Shuffle = True
+
+
+class OrderItem(_Strict):
+    """One item of an ordering question."""
+
+    id: OptionId
+    text: Text
+
+
+class Ordering(_Question):
+    """Items to put in order, written in the right order; learners see them shuffled."""
+
+    type: Literal["ordering"]
+    items: list[OrderItem] = Field(min_length=2, max_length=26)
+
+
+class GapOption(_Strict):
+    """One choice of a gap's drop-down."""
+
+    id: OptionId
+    text: Line
+    feedback: Text | None = Field(None, description="Shown when a learner picks this option.")
+
+
+class ShortAnswerGap(_Strict):
+    """A gap the learner types into."""
+
+    type: Literal["short_answer"]
+    answer: AcceptedAnswers
+    case_sensitive: StrictBool = False
+
+
+class NumericalGap(_Strict):
+    """A gap for a number."""
+
+    type: Literal["numerical"]
+    answer: Number
+    tolerance: Tolerance = 0
+
+
+class ChoiceGap(_Strict):
+    """A gap with a drop-down of options, one of them right."""
+
+    type: Literal["single_choice"]
+    options: list[GapOption] = Field(min_length=2, max_length=26)
+    answer: Annotated[OptionId, BeforeValidator(_one_option_id)]
+
+
+Gap = Annotated[ShortAnswerGap | NumericalGap | ChoiceGap, Field(discriminator="type")]
+GapId = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=32),
+    Field(description="The gap's id, written `[[id]]` in the prompt."),
+]
+# A gap in a cloze prompt: `[[id]]` (what is between the brackets is checked against `gaps`).
+GAP = re.compile(r"\[\[([^\[\]\n]{0,64})\]\]")
+
+
+class Cloze(_Question):
+    """A text with gaps, `[[id]]` in the prompt; each gap scores its share."""
+
+    type: Literal["cloze"]
+    gaps: dict[GapId, Gap] = Field(
+        min_length=1, max_length=50, description="Each gap of the prompt, by its id."
+    )
+    shuffle: Shuffle = True
+
+    @property
+    def gap_order(self) -> list[str]:
+        """The gap ids as the prompt has them, in order."""
+        return GAP.findall(self.prompt)
+
+
+class Essay(_Question):
+    """A written answer, graded by a person: never part of a self-check score."""
+
+    type: Literal["essay"]
+    grader_info: Text | None = Field(
+        None, description="What a full-mark answer says: for graders, never shown to learners."
+    )
+    min_words: WordCount | None = None
+    max_words: WordCount | None = None
+
+
+QUESTION_MODELS: dict[str, type[_Question]] = {
+    "single_choice": SingleChoice,
+    "multiple_choice": MultipleChoice,
+    "true_false": TrueFalse,
+    "numerical": Numerical,
+    "short_answer": ShortAnswer,
+    "matching": Matching,
+    "ordering": Ordering,
+    "cloze": Cloze,
+    "essay": Essay,
+}
+Question = Annotated[
+    SingleChoice
+    | MultipleChoice
+    | TrueFalse
+    | Numerical
+    | ShortAnswer
+    | Matching
+    | Ordering
+    | Cloze
+    | Essay,
+    Field(discriminator="type"),
+]
+ChoiceQuestion = SingleChoice | MultipleChoice
 
 
 class Quiz(_Strict):
@@ -194,23 +412,75 @@ class Quiz(_Strict):
     questions: list[Question] = Field(min_length=1, max_length=10_000)
 
 
-def text_fields(quiz: Quiz) -> list[tuple[Loc, str]]:
+def _option_texts(options: Sequence[Option | GapOption], base: Loc) -> Iterator[TextAt]:
+    for index, option in enumerate(options):
+        yield (*base, index, "text"), option.text
+        if option.feedback:
+            yield (*base, index, "feedback"), option.feedback
+
+
+def _choice_texts(question: SingleChoice | MultipleChoice, base: Loc) -> Iterator[TextAt]:
+    return _option_texts(question.options, (*base, "options"))
+
+
+def _true_false_texts(question: TrueFalse, base: Loc) -> Iterator[TextAt]:
+    for name in ("feedback_true", "feedback_false"):
+        if value := getattr(question, name):
+            yield (*base, name), value
+
+
+def _matching_texts(question: Matching, base: Loc) -> Iterator[TextAt]:
+    for index, pair in enumerate(question.pairs):
+        yield (*base, "pairs", index, "item"), pair.item
+        yield (*base, "pairs", index, "match"), pair.match
+    for index, distractor in enumerate(question.distractors):
+        yield (*base, "distractors", index, "text"), distractor.text
+
+
+def _ordering_texts(question: Ordering, base: Loc) -> Iterator[TextAt]:
+    for index, item in enumerate(question.items):
+        yield (*base, "items", index, "text"), item.text
+
+
+def _cloze_texts(question: Cloze, base: Loc) -> Iterator[TextAt]:
+    for gap_id, gap in question.gaps.items():
+        if isinstance(gap, ChoiceGap):
+            yield from _option_texts(gap.options, (*base, "gaps", gap_id, "options"))
+
+
+def _essay_texts(question: Essay, base: Loc) -> Iterator[TextAt]:
+    if question.grader_info:
+        yield (*base, "grader_info"), question.grader_info
+
+
+def _no_texts(question: Numerical | ShortAnswer, base: Loc) -> Iterator[TextAt]:
+    """Numbers, and accepted answers, which may stay as written in any language
+    (`safetensors` is the answer in Urdu too)."""
+    return iter(())
+
+
+# The texts of each type beyond its prompt and explanation, in document order.
+_TYPE_TEXTS: dict[type[_Question], Callable[[Any, Loc], Iterator[TextAt]]] = {
+    SingleChoice: _choice_texts,
+    MultipleChoice: _choice_texts,
+    TrueFalse: _true_false_texts,
+    Numerical: _no_texts,
+    ShortAnswer: _no_texts,
+    Matching: _matching_texts,
+    Ordering: _ordering_texts,
+    Cloze: _cloze_texts,
+    Essay: _essay_texts,
+}
+
+
+def text_fields(quiz: Quiz) -> list[TextAt]:
     """Every author-written text of a quiz with its location, in document order."""
-    found: list[tuple[Loc, str]] = [(("title",), quiz.title), (("description",), quiz.description)]
+    found: list[TextAt] = [(("title",), quiz.title), (("description",), quiz.description)]
     if quiz.guide:
         found.append((("guide", "title"), quiz.guide.title))
     for q_index, question in enumerate(quiz.questions):
         base: Loc = ("questions", q_index)
         found.append(((*base, "prompt"), question.prompt))
-        if isinstance(question, TrueFalse):
-            for name in ("feedback_true", "feedback_false"):
-                value = getattr(question, name)
-                if value:
-                    found.append(((*base, name), value))
-        else:
-            for o_index, option in enumerate(question.options):
-                found.append(((*base, "options", o_index, "text"), option.text))
-                if option.feedback:
-                    found.append(((*base, "options", o_index, "feedback"), option.feedback))
+        found += _TYPE_TEXTS[type(question)](question, base)
         found.append(((*base, "explanation"), question.explanation))
     return found

@@ -4,12 +4,28 @@ texts that say what the author meant."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from quizbank.diagnostics import display_path
 from quizbank.messages import excerpt
-from quizbank.model import LANGUAGE_CODE, MultipleChoice, Question, SingleChoice, TrueFalse
+from quizbank.model import (
+    LANGUAGE_CODE,
+    ChoiceGap,
+    Cloze,
+    Essay,
+    GapOption,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    Option,
+    Ordering,
+    Question,
+    ShortAnswer,
+    SingleChoice,
+    TrueFalse,
+)
 from quizbank.paths import Loc
 
 Problem = tuple[str, Loc]
@@ -50,41 +66,150 @@ def question_rules(questions: Iterable[tuple[int, Question]]) -> Iterator[Proble
                 (*base, "id"),
             )
         first_index.setdefault(question.id, q_index)
-        if not isinstance(question, TrueFalse):
-            yield from _choice_rules(question, base)
+        yield from _TYPE_RULES[type(question)](question, base)
 
 
-def _choice_rules(question: SingleChoice | MultipleChoice, base: Loc) -> Iterator[Problem]:
-    option_index: dict[str, int] = {}
-    for o_index, option in enumerate(question.options):
-        if option.id in option_index:
+def _unique_ids(ids: Sequence[str], base: Loc, noun: str) -> Iterator[Problem]:
+    """A duplicate id among `ids`, the ids of the `noun`s listed at `base`."""
+    first: dict[str, int] = {}
+    for index, item_id in enumerate(ids):
+        if item_id in first:
             yield (
-                f"duplicate option id {option.id!r} (also option {option_index[option.id] + 1})",
-                (*base, "options", o_index, "id"),
+                f"duplicate {noun} id {item_id!r} (also {noun} {first[item_id] + 1})",
+                (*base, index, "id"),
             )
-        option_index.setdefault(option.id, o_index)
-    texts = [option.text for option in question.options]
-    if len(set(texts)) < len(texts):  # rare: then find which
-        for o_index, text in enumerate(texts):
-            if (first := texts.index(text)) < o_index:
-                yield (
-                    f"this option has the same text as option {first + 1}; "
-                    "a learner cannot tell them apart",
-                    (*base, "options", o_index, "text"),
-                )
-    ids = ", ".join(option_index)
-    answers: list[tuple[str, Loc]] = (
-        [(question.answer, (*base, "answer"))]
-        if isinstance(question, SingleChoice)
-        else [(a, (*base, "answer", i)) for i, a in enumerate(question.answer)]
-    )
+        first.setdefault(item_id, index)
+
+
+def _distinct_texts(texts: Sequence[str], locs: Sequence[Loc], noun: str) -> Iterator[Problem]:
+    """A text that repeats an earlier one of the same list: a learner cannot tell them apart."""
+    if len(set(texts)) == len(texts):
+        return  # nearly always: one set
+    for index, text in enumerate(texts):
+        if (first := texts.index(text)) < index:
+            yield (
+                f"this {noun} has the same text as {noun} {first + 1}; "
+                "a learner cannot tell them apart",
+                locs[index],
+            )
+
+
+def _options_rules(
+    options: Sequence[Option | GapOption], answers: Sequence[tuple[str, Loc]], base: Loc
+) -> Iterator[Problem]:
+    """Unique option ids and texts, and an answer key that names options, each once."""
+    ids = [option.id for option in options]
+    yield from _unique_ids(ids, (*base, "options"), "option")
+    texts = [option.text for option in options]
+    locs = [(*base, "options", index, "text") for index in range(len(options))]
+    yield from _distinct_texts(texts, locs, "option")
+    known = ", ".join(dict.fromkeys(ids))
     seen: set[str] = set()
     for answer, loc in answers:
-        if answer not in option_index:
-            yield f"{answer!r} is not one of the options {ids}", loc
+        if answer not in ids:
+            yield f"{answer!r} is not one of the options {known}", loc
         elif answer in seen:
             yield f"{answer!r} is listed twice in the answer", loc
         seen.add(answer)
+
+
+def _single_choice_rules(question: SingleChoice, base: Loc) -> Iterator[Problem]:
+    return _options_rules(question.options, [(question.answer, (*base, "answer"))], base)
+
+
+def _multiple_choice_rules(question: MultipleChoice, base: Loc) -> Iterator[Problem]:
+    answers = [(answer, (*base, "answer", i)) for i, answer in enumerate(question.answer)]
+    return _options_rules(question.options, answers, base)
+
+
+def _no_rules(question: TrueFalse | Numerical | ShortAnswer, base: Loc) -> Iterator[Problem]:
+    """The schema says all there is to say."""
+    return iter(())
+
+
+def _matching_rules(question: Matching, base: Loc) -> Iterator[Problem]:
+    """Unique ids across pairs and distractors; items, and matches, each distinct."""
+    pair_ids = [pair.id for pair in question.pairs]
+    yield from _unique_ids(pair_ids, (*base, "pairs"), "pair")
+    for index, distractor in enumerate(question.distractors):
+        if distractor.id in pair_ids:
+            yield (
+                f"the distractor id {distractor.id!r} is also a pair's id: "
+                "pairs and distractors need ids of their own",
+                (*base, "distractors", index, "id"),
+            )
+    yield from _unique_ids(
+        [d.id for d in question.distractors], (*base, "distractors"), "distractor"
+    )
+    items = [pair.item for pair in question.pairs]
+    item_locs = [(*base, "pairs", index, "item") for index in range(len(items))]
+    yield from _distinct_texts(items, item_locs, "item")
+    matches = [pair.match for pair in question.pairs] + [d.text for d in question.distractors]
+    match_locs = [(*base, "pairs", index, "match") for index in range(len(question.pairs))]
+    match_locs += [
+        (*base, "distractors", index, "text") for index in range(len(question.distractors))
+    ]
+    yield from _distinct_texts(matches, match_locs, "match")
+
+
+def _ordering_rules(question: Ordering, base: Loc) -> Iterator[Problem]:
+    yield from _unique_ids([item.id for item in question.items], (*base, "items"), "item")
+    texts = [item.text for item in question.items]
+    locs = [(*base, "items", index, "text") for index in range(len(texts))]
+    yield from _distinct_texts(texts, locs, "item")
+
+
+def _cloze_rules(question: Cloze, base: Loc) -> Iterator[Problem]:
+    """Every `[[id]]` of the prompt once, with an entry in `gaps`, and every entry used."""
+    used = question.gap_order
+    seen: set[str] = set()
+    for gap_id in used:
+        if gap_id not in question.gaps:
+            known = ", ".join(question.gaps)
+            yield (
+                f"the gap [[{gap_id}]] has no entry in `gaps` (the gaps are {known}): "
+                "add it there, or correct its id",
+                (*base, "prompt"),
+            )
+        elif gap_id in seen:
+            yield (
+                f"the gap [[{gap_id}]] is in the prompt twice: each gap has its own id",
+                (*base, "prompt"),
+            )
+        seen.add(gap_id)
+    for gap_id, gap in question.gaps.items():
+        gap_base: Loc = (*base, "gaps", gap_id)
+        if gap_id not in seen:
+            yield (
+                f"the gap {gap_id!r} is used nowhere: write [[{gap_id}]] in the prompt where it "
+                "goes, or delete this entry",
+                gap_base,
+            )
+        if isinstance(gap, ChoiceGap):
+            yield from _options_rules(gap.options, [(gap.answer, (*gap_base, "answer"))], gap_base)
+
+
+def _essay_rules(question: Essay, base: Loc) -> Iterator[Problem]:
+    low, high = question.min_words, question.max_words
+    if low is not None and high is not None and low > high:
+        yield (
+            f"min_words ({low}) is more than max_words ({high}): no answer could have both",
+            (*base, "min_words"),
+        )
+
+
+# What each type must keep beyond its schema.
+_TYPE_RULES: dict[type, Callable[[Any, Loc], Iterator[Problem]]] = {
+    SingleChoice: _single_choice_rules,
+    MultipleChoice: _multiple_choice_rules,
+    TrueFalse: _no_rules,
+    Numerical: _no_rules,
+    ShortAnswer: _no_rules,
+    Matching: _matching_rules,
+    Ordering: _ordering_rules,
+    Cloze: _cloze_rules,
+    Essay: _essay_rules,
+}
 
 
 # A tag or a comment as HTML writes them (not after a backslash, which escapes it), searched

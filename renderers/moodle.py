@@ -50,6 +50,7 @@ from pydantic import BeforeValidator, Field
 
 from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
+from quizbank.grading import option_grades
 from quizbank.locales import is_rtl, option_letter
 from quizbank.markup import to_html, to_plain
 from quizbank.model import MultipleChoice, Question, Quiz, SingleChoice, TrueFalse
@@ -57,11 +58,6 @@ from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOp
 
 from .multilang import multilang_blocks, spans
 
-# question_bank::fraction_options_full() in percent: the import refuses any other grade.
-POSITIVE_GRADES = (100.0, 90.0, 83.33333, 80.0, 75.0, 70.0, 66.66667, 60.0, 50.0, 40.0, 33.33333,
-                   30.0, 25.0, 20.0, 16.66667, 14.28571, 12.5, 11.11111, 10.0, 5.0)  # fmt: skip
-# match_grade_options() accepts a fraction within 0.00001 of a listed one: 0.001 in percent.
-TOLERANCE = 0.001
 IDNUMBER_MAX = 100  # question_bank_entries.idnumber and question_categories.idnumber: char(100)
 NAME_MAX = 80  # question.name holds 255; a short name reads better in the question bank
 
@@ -98,35 +94,6 @@ class MoodleOptions(RendererOptions):
     )
 
 
-@lru_cache(maxsize=32)
-def right_grades(count: int) -> tuple[float, ...]:
-    """Grades from Moodle's list for `count` right options that add up to 100%.
-
-    Equal shares where Moodle lists one; otherwise the two closest grades that add up
-    (11 right options: nine at 10% and two at 5%). More than 20 right options cannot be graded:
-    Moodle's smallest positive grade is 5%.
-    """
-    best: tuple[float, float, int] | None = None
-    for high in POSITIVE_GRADES:
-        for low in (grade for grade in POSITIVE_GRADES if grade <= high):
-            for n_high in range(1, count + 1):
-                fits = abs(n_high * high + (count - n_high) * low - 100) <= TOLERANCE
-                if fits and (best is None or high - low < best[0] - best[1]):
-                    best = (high, low, n_high)
-    if best is None:
-        raise ValueError(
-            f"Moodle cannot split 100% among {count} right options (its smallest positive "
-            "grade is 5%): mark at most 20 options as right"
-        )
-    high, low, n_high = best
-    return (high,) * n_high + (low,) * (count - n_high)
-
-
-def wrong_grade(count: int) -> float:
-    """The grade of each of `count` wrong options: choosing every option scores nothing."""
-    return -min(grade for grade in POSITIVE_GRADES if grade >= 100 / count - TOLERANCE)
-
-
 @lru_cache(maxsize=64)
 def _percent(grade: float) -> str:
     """A grade as Moodle's fraction attribute: `33.33333`, `50`, `-25`."""
@@ -135,13 +102,9 @@ def _percent(grade: float) -> str:
 
 def _fractions(question: SingleChoice | MultipleChoice) -> dict[str, str]:
     """Each option's grade in percent, as the `fraction` of its answer."""
-    right = question.answer_ids
-    if isinstance(question, SingleChoice):
-        return {option.id: "100" if option.id in right else "0" for option in question.options}
-    wrong = [option.id for option in question.options if option.id not in right]
-    grades = dict(zip(right, right_grades(len(right)), strict=True))
-    grades |= dict.fromkeys(wrong, wrong_grade(len(wrong)) if wrong else 0.0)
-    return {option_id: _percent(grade) for option_id, grade in grades.items()}
+    return {
+        option_id: _percent(grade * 100) for option_id, grade in option_grades(question).items()
+    }
 
 
 def _idnumber(*parts: str) -> str:

@@ -18,11 +18,10 @@ from quizbank_renderers.moodle import (
     _cdata,
     _encoded,
     _text,
-    right_grades,
-    wrong_grade,
 )
 
 from quizbank.errors import RendererError
+from quizbank.grading import right_grades, wrong_grade
 from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 from quizbank.registry import discover_renderers

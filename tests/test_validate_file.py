@@ -152,11 +152,12 @@ def test_control_character_that_xml_cannot_carry(bank: Path, cli: Callable[..., 
 
 
 def test_unknown_question_type(bank: Path, cli: Callable[..., Run]) -> None:
-    line = edit(bank / "en" / f"{QUIZ}.yaml", "type: single_choice", "type: essay")
+    line = edit(bank / "en" / f"{QUIZ}.yaml", "type: single_choice", "type: hotspot")
     run = cli("validate")
     assert run.errors == [
-        f"{EN}:{line}:11: error: question 1 (why-shard), type: unknown question type 'essay'; "
-        "use one of single_choice, multiple_choice, true_false"
+        f"{EN}:{line}:11: error: question 1 (why-shard), type: unknown question type 'hotspot'; "
+        "use one of single_choice, multiple_choice, true_false, numerical, short_answer, "
+        "matching, ordering, cloze, essay"
     ]
 
 
