@@ -184,9 +184,15 @@ def _ordering(expected: Ordering, found: Ordering, base: Loc) -> list[Difference
 
 def _cloze(expected: Cloze, found: Cloze, base: Loc) -> list[Difference]:
     """The same gaps in the same order in the prompt, each of the same type and key."""
-    order = _ids("gap", expected.gap_order, found.gap_order, (*base, "prompt"))
-    if order:
-        return [(f"{order[0][0]} (in the order of the prompt)", order[0][1], False)]
+    if expected.gap_order != found.gap_order:
+        return [
+            (
+                f"the prompt has the gaps {', '.join(found.gap_order)} in this order here but "
+                f"{', '.join(expected.gap_order)}",
+                (*base, "prompt"),
+                False,
+            )
+        ]
     differences: list[Difference] = []
     for gap_id, gap in found.gaps.items():
         reference = expected.gaps.get(gap_id)

@@ -51,12 +51,19 @@ def unknown_key_message(data: Any, loc: Loc) -> str:
     """An unknown key: where it belongs if it is valid elsewhere, else the key it is close to."""
     key, place = str(loc[-1]), _place(loc[:-1])
     shown = excerpt(key)
+    if place == "question" and key == "shuffle" and _question_type(data, loc[:-1]) == "ordering":
+        return (
+            "an ordering question's items are always shuffled for learners (they are written "
+            "in the right order): delete `shuffle`"
+        )
     if place in ("question", "gap"):
         models = _QUESTION_MODELS if place == "question" else _GAP_MODELS
         kind = _question_type(data, loc[:-1])
         users = [name for name, model in models.items() if key in model.model_fields]
         if kind in models and users:
-            only = " or ".join(users)
+            only = (
+                " or ".join(users) if len(users) < 3 else f"{', '.join(users[:-1])} or {users[-1]}"
+            )
             return f"{shown} is not used by {kind} {place}s, only by {only} {place}s"
     homes = [name for name, keys in _PLACES.items() if key in keys and name != place]
     if homes:
@@ -113,7 +120,7 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     if kind == "float_type" and isinstance(value, str):
         return (
             f"{excerpt(value)} is a text, not a number: write the number without quotes, "
-            f"like this: {name or 'answer'}: 0.9"
+            f"like this: {name or 'answer'}: {'0.005' if name == 'tolerance' else '0.9'}"
         )
     if kind == "finite_number":
         return "write a finite number here (not .inf or .nan)"

@@ -20,7 +20,15 @@ def format_loc(loc: Sequence[str | int]) -> str:
 
 
 # A list's items as authors count them: `questions[2]` is "question 3".
-_ITEM_NAMES = {"questions": "question", "options": "option", "tags": "tag", "answer": "answer"}
+_ITEM_NAMES = {
+    "questions": "question",
+    "options": "option",
+    "tags": "tag",
+    "answer": "answer",
+    "pairs": "pair",
+    "distractors": "distractor",
+    "items": "item",
+}
 
 
 def describe_loc(loc: Sequence[str | int], question_ids: Sequence[str | None] = ()) -> str:
@@ -38,6 +46,8 @@ def describe_loc(loc: Sequence[str | int], question_ids: Sequence[str | None] = 
                 words[-1] += f" ({question_id})"
         elif isinstance(part, int):
             words.append(f"item {part + 1}")
+        elif parent == "gaps":
+            words[-1] = f"gap {part!r}"  # a gap is named by its id: `gaps, what` is "gap 'what'"
         else:
             words.append(part)
     return ", ".join(words)

@@ -81,17 +81,24 @@ def _unique_ids(ids: Sequence[str], base: Loc, noun: str) -> Iterator[Problem]:
         first.setdefault(item_id, index)
 
 
-def _distinct_texts(texts: Sequence[str], locs: Sequence[Loc], noun: str) -> Iterator[Problem]:
-    """A text that repeats an earlier one of the same list: a learner cannot tell them apart."""
+def _distinct_texts(
+    texts: Sequence[str], locs: Sequence[Loc], noun: str, names: Sequence[str]
+) -> Iterator[Problem]:
+    """A text that repeats an earlier one of the same list (whose items `names` name, as "option
+    2"): a learner cannot tell them apart."""
     if len(set(texts)) == len(texts):
         return  # nearly always: one set
     for index, text in enumerate(texts):
         if (first := texts.index(text)) < index:
             yield (
-                f"this {noun} has the same text as {noun} {first + 1}; "
+                f"this {noun} has the same text as {names[first]}; "
                 "a learner cannot tell them apart",
                 locs[index],
             )
+
+
+def _numbered(noun: str, count: int, suffix: str = "") -> list[str]:
+    return [f"{noun} {number}{suffix}" for number in range(1, count + 1)]
 
 
 def _options_rules(
@@ -102,7 +109,7 @@ def _options_rules(
     yield from _unique_ids(ids, (*base, "options"), "option")
     texts = [option.text for option in options]
     locs = [(*base, "options", index, "text") for index in range(len(options))]
-    yield from _distinct_texts(texts, locs, "option")
+    yield from _distinct_texts(texts, locs, "option", _numbered("option", len(texts)))
     known = ", ".join(dict.fromkeys(ids))
     seen: set[str] = set()
     for answer, loc in answers:
@@ -143,20 +150,22 @@ def _matching_rules(question: Matching, base: Loc) -> Iterator[Problem]:
     )
     items = [pair.item for pair in question.pairs]
     item_locs = [(*base, "pairs", index, "item") for index in range(len(items))]
-    yield from _distinct_texts(items, item_locs, "item")
+    yield from _distinct_texts(items, item_locs, "item", _numbered("pair", len(items), "'s item"))
     matches = [pair.match for pair in question.pairs] + [d.text for d in question.distractors]
     match_locs = [(*base, "pairs", index, "match") for index in range(len(question.pairs))]
     match_locs += [
         (*base, "distractors", index, "text") for index in range(len(question.distractors))
     ]
-    yield from _distinct_texts(matches, match_locs, "match")
+    names = _numbered("pair", len(question.pairs), "'s match")
+    names += _numbered("distractor", len(question.distractors))
+    yield from _distinct_texts(matches, match_locs, "match", names)
 
 
 def _ordering_rules(question: Ordering, base: Loc) -> Iterator[Problem]:
     yield from _unique_ids([item.id for item in question.items], (*base, "items"), "item")
     texts = [item.text for item in question.items]
     locs = [(*base, "items", index, "text") for index in range(len(texts))]
-    yield from _distinct_texts(texts, locs, "item")
+    yield from _distinct_texts(texts, locs, "item", _numbered("item", len(texts)))
 
 
 def _cloze_rules(question: Cloze, base: Loc) -> Iterator[Problem]:
