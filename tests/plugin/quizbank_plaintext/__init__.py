@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from quizbank.markup import to_plain
+from quizbank.model import MultipleChoice, SingleChoice, TrueFalse
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
 
 
@@ -27,6 +28,6 @@ class PlainTextRenderer(Renderer[PlainTextOptions]):
         lines = [to_plain(current.title), ""]
         for number, question in enumerate(current.questions, 1):
             lines.append(f"{number}. {to_plain(question.prompt)}")
-            if self.options.key:
+            if self.options.key and isinstance(question, SingleChoice | MultipleChoice | TrueFalse):
                 lines.append(f"   key: {', '.join(question.answer_ids)}")
         return "\n".join(lines) + "\n"
