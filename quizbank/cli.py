@@ -383,7 +383,7 @@ def _formats(out: Console, err: Console) -> int:
         for name, info in entry.cls.Options.model_fields.items():
             value = "VALUE" if info.is_required() else _option_text(info.default)
             choices = get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
-            one_of = f" (one of: {', '.join(map(str, choices))})" if choices else ""
+            one_of = f" (one of: {', '.join(map(_option_text, choices))})" if choices else ""
             out.print(f"    -O {name}={value}  {info.description or ''}{one_of}")
     return 0
 

@@ -188,3 +188,9 @@ def test_the_json_report_is_json_even_when_the_run_fails_before_checking(
         payload = json.loads(run.out)
         assert payload["diagnostics"] == [] and payload["files"] == 0
         assert payload["failure"]["message"] in run.err
+
+
+def test_formats_lists_an_option_s_choices_as_they_are_typed(cli: Callable[..., Run]) -> None:
+    run = cli("formats")
+    (line,) = [line for line in run.lines if "-O multilang=" in line]
+    assert line.endswith("(one of: false, true, spans, mlang2)")
