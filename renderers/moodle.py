@@ -44,19 +44,22 @@ from functools import lru_cache
 from html import escape
 from operator import attrgetter
 from pathlib import PurePosixPath
-from typing import Annotated, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol, TypeVar
 
 from pydantic import BeforeValidator, Field
 
 from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
-from quizbank.grading import option_grades
 from quizbank.locales import is_rtl, option_letter
-from quizbank.markup import to_html, to_plain
-from quizbank.model import MultipleChoice, Question, Quiz, SingleChoice, TrueFalse
+from quizbank.markup import to_html as to_html  # re-exported: moodle_types renders through it
+from quizbank.markup import to_plain
+from quizbank.model import GAP, Cloze, Question, Quiz
 from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
 
 from .multilang import multilang_blocks, spans
+
+if TYPE_CHECKING:
+    from .moodle_types import Settings
 
 IDNUMBER_MAX = 100  # question_bank_entries.idnumber and question_categories.idnumber: char(100)
 NAME_MAX = 80  # question.name holds 255; a short name reads better in the question bank
@@ -94,19 +97,6 @@ class MoodleOptions(RendererOptions):
     )
 
 
-@lru_cache(maxsize=64)
-def _percent(grade: float) -> str:
-    """A grade as Moodle's fraction attribute: `33.33333`, `50`, `-25`."""
-    return f"{grade:.5f}".rstrip("0").rstrip(".")
-
-
-def _fractions(question: SingleChoice | MultipleChoice) -> dict[str, str]:
-    """Each option's grade in percent, as the `fraction` of its answer."""
-    return {
-        option_id: _percent(grade * 100) for option_id, grade in option_grades(question).items()
-    }
-
-
 def _idnumber(*parts: str) -> str:
     """Parts joined by `/`, shortened with a hash to Moodle's 100 characters when longer."""
     full = _inert("/".join(parts))
@@ -133,7 +123,9 @@ def _untagged(text: str) -> str:
 
 
 def _question_name(question: Question) -> str:
-    text = _untagged(" ".join(to_plain(question.prompt).split()))
+    """The prompt as one line of plain text, a cloze's gaps as `___`, shortened."""
+    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
+    text = _untagged(" ".join(to_plain(prompt).split()))
     if len(text) > NAME_MAX:
         text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
     return _inert(text or question.id)
@@ -243,12 +235,6 @@ def _moodle_lang(lang: str) -> str:
 _DESCRIPTION = attrgetter("description")
 _PROMPT = attrgetter("prompt")
 _EXPLANATION = attrgetter("explanation")
-_TEXT = attrgetter("text")
-_FEEDBACK = attrgetter("feedback")
-_TRUE_FALSE = (
-    (True, "true", attrgetter("feedback_true")),
-    (False, "false", attrgetter("feedback_false")),
-)
 
 
 class _HasId(Protocol):
@@ -276,7 +262,6 @@ def _aligned(versions: Versions[Sequence[IdT]]) -> list[tuple[IdT, Versions[IdT]
 
 
 _XML_DECLARATION = "<?xml version='1.0' encoding='UTF-8'?>\n"
-_SHOW_NUM_CORRECT = "    <shownumcorrect/>\n"
 _CONTROL_BYTES = bytes(byte for byte in range(0x20) if byte not in b"\t\n\r")
 
 
@@ -315,49 +300,6 @@ def _tags(tags: Sequence[str]) -> str:
     return f"    <tags>\n{items}    </tags>\n"
 
 
-@lru_cache(maxsize=16)
-def _settings(single: bool, shuffle: bool, numbering: str) -> str:
-    """What a multichoice question sets before its answers."""
-    return (
-        f"    <single>{'true' if single else 'false'}</single>\n"
-        f"    <shuffleanswers>{'true' if shuffle else 'false'}</shuffleanswers>\n"
-        f"    <answernumbering>{_text(numbering)}</answernumbering>\n"
-        "    <showstandardinstruction>1</showstandardinstruction>\n"
-        f"{_field('correctfeedback', '')}"
-        f"{_field('partiallycorrectfeedback', '')}"
-        f"{_field('incorrectfeedback', '')}"
-        f"{'' if single else _SHOW_NUM_CORRECT}"
-    )
-
-
-def _choices(
-    first: SingleChoice | MultipleChoice,
-    versions: Versions[SingleChoice | MultipleChoice],
-    syntax: Syntax,
-) -> list[str]:
-    """The answers of a multichoice question: each option with its grade and feedback."""
-    fractions = _fractions(first)
-    return [
-        f'    <answer fraction="{fractions[option.id]}" format="html">\n'
-        f"      <text>{_cdata(_html(same, _TEXT, syntax, inline=True))}</text>\n"
-        f"{_field('feedback', _html(same, _FEEDBACK, syntax, inline=True), '      ')}"
-        "    </answer>\n"
-        for option, same in _aligned([(lang, question.options) for lang, question in versions])
-    ]
-
-
-def _true_false(first: TrueFalse, versions: Versions[TrueFalse], syntax: Syntax) -> list[str]:
-    """The two answers of a true/false question."""
-    # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
-    return [
-        f'    <answer fraction="{"100" if first.answer is value else "0"}">\n'
-        f"      <text>{word}</text>\n"
-        f"{_field('feedback', _html(versions, feedback, syntax, inline=True), '      ')}"
-        "    </answer>\n"
-        for value, word, feedback in _TRUE_FALSE
-    ]
-
-
 def _encoded(xml: str) -> bytes:
     """A piece of a file as UTF-8; a ValueError if it holds a character XML cannot carry.
 
@@ -383,6 +325,12 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         super().__init__(options)
         # The syntax of a file in several languages: `-O multilang=true` is the spans.
         self._syntax: Syntax = "mlang2" if options.multilang == "mlang2" else "spans"
+        # The writer of each type (moodle_types imports this module's helpers).
+        from .moodle_types import WRITERS, Settings
+
+        self._writers = WRITERS
+        self._make_settings = Settings
+        self._settings_by_langs: dict[tuple[str, ...], Settings] = {}
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         return self._file(quiz.quiz_id, [(lang, quiz[lang])], lang).decode()
@@ -447,31 +395,37 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         return "none"
 
     def _question(self, quiz_id: str, versions: Versions[Question], end: str) -> str:
-        """One question; `end` closes it, with the quiz's tags, after its answers."""
+        """One question, its type's parts from its writer; `end` closes it, with the quiz's
+        tags, after its answers."""
         first = versions[0][1]
-        if isinstance(first, TrueFalse):
-            # Moodle's true/false form fixes the penalty at 1: a second try would give it away.
-            kind, penalty, settings = "truefalse", "1", ""
-            statements = [(lang, q) for lang, q in versions if isinstance(q, TrueFalse)]
-            answers = _true_false(first, statements, self._syntax)
-        else:
-            kind, penalty = "multichoice", "0.3333333"
-            single = isinstance(first, SingleChoice)
-            numbering = self._numbering([lang for lang, _ in versions])
-            settings = _settings(single, self.options.shuffle, numbering)
-            choices = [(lang, q) for lang, q in versions if not isinstance(q, TrueFalse)]
-            answers = _choices(first, choices, self._syntax)
-        head = (
-            f'  <question type="{kind}">\n'
+        kind = type(first)
+        same = [(lang, q) for lang, q in versions if type(q) is kind]
+        written = self._writers[kind](first, same, self._settings([lang for lang, _ in same]))
+        questiontext = written.questiontext
+        if questiontext is None:
+            questiontext = _html(same, _PROMPT, self._syntax)
+        grade = f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n" if written.graded else ""
+        return (
+            f'  <question type="{written.kind}">\n'
             "    <name>\n"
             f"      <text>{_cdata(_question_name(first))}</text>\n"
             "    </name>\n"
-            f"{_field('questiontext', _html(versions, _PROMPT, self._syntax))}"
-            f"{_field('generalfeedback', _html(versions, _EXPLANATION, self._syntax))}"
-            f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n"
-            f"    <penalty>{penalty}</penalty>\n"
+            f"{_field('questiontext', questiontext)}"
+            f"{_field('generalfeedback', _html(same, _EXPLANATION, self._syntax))}"
+            f"{grade}"
+            f"    <penalty>{written.penalty}</penalty>\n"
             "    <hidden>0</hidden>\n"
             f"    <idnumber>{_cdata(_idnumber(quiz_id, first.id))}</idnumber>\n"
-            f"{settings}"
+            f"{written.body}{end}"
         )
-        return "".join([head, *answers, end])
+
+    def _settings(self, langs: list[str]) -> Settings:
+        """The settings of every question in `langs`, made once per set of languages."""
+        key = tuple(langs)
+        settings = self._settings_by_langs.get(key)
+        if settings is None:
+            settings = self._make_settings(
+                self._syntax, self.options.shuffle, self._numbering(langs)
+            )
+            self._settings_by_langs[key] = settings
+        return settings

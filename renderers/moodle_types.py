@@ -1,0 +1,497 @@
+"""Each question type as Moodle XML: one small writer per model class, dispatched from `WRITERS`.
+
+A writer gets the question in the first (reference) language, the same question in each language
+of the file (reference language first) and the file's `Settings`, and returns the `Written` parts
+of the question: Moodle's type, its penalty and the elements after its idnumber, in the names
+and values Moodle's importer reads (question/format/xml/format.php, and each qtype's own
+import_from_xml) and its own export writes back: the real Moodle's import compares the two, so an
+element it would not write back (`<units/>`, an empty feedback of an ordering item) is left out.
+
+Types and what Moodle stores:
+
+- single_choice, multiple_choice: `multichoice`, each option's grade from quizbank.grading.
+- true_false: `truefalse`.
+- numerical: `numerical`, one answer at 100% with its `<tolerance>`, no units (`showunits` 3:
+  no unit field).
+- short_answer: `shortanswer`, `<usecase>` 1 when case-sensitive, each accepted answer at 100%,
+  as written (`*` is Moodle's own wildcard, `\\*` an asterisk, as in quizbank). In a file of
+  several languages every language's accepted answers are accepted.
+- matching: `match`, a `<subquestion>` per pair (the item's HTML, its match as plain text) and
+  per distractor (no text, its match only); Moodle grades each pair its share.
+- ordering: `ordering`, every item shown (`selecttype` ALL, `selectcount` the number of items),
+  graded ABSOLUTE_POSITION (each item in its right place its share, as the HTML page grades),
+  the items in the right order.
+- cloze: `multianswer`, each `[[id]]` of the prompt replaced by Moodle's embedded answer
+  (`{1:SHORTANSWER:=a~=b}`, `{1:NUMERICAL:=0.9:0.005}`, `{1:MULTICHOICE_S:=right~wrong#why}`).
+  Moodle adds the gaps' weights up for the question's mark and gives each gap its weight's
+  share: every gap has the same weight, points / gaps when that is a whole number (Moodle takes
+  whole weights only), else 1 (the question's mark is then the number of gaps; the shares stay
+  equal).
+- essay: `essay` with `<graderinfo>`, an editor for the response, which is required, the word
+  limits, no attachments and an empty response template.
+
+Plain-text fields (a match's drop-down choices) go through Moodle's format_string(), which runs
+the filters only when *Filter all strings* is on (off by default) and strips tags: neither
+multilang syntax works there, so in a file of several languages such a field holds each
+language's text, ` / ` between them, the right-to-left ones isolated (U+2068…U+2069).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from quizbank.grading import option_grades
+from quizbank.locales import is_rtl
+from quizbank.markup import to_plain
+from quizbank.model import (
+    GAP,
+    ChoiceGap,
+    Cloze,
+    Essay,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    NumericalGap,
+    Ordering,
+    ShortAnswer,
+    ShortAnswerGap,
+    SingleChoice,
+    TrueFalse,
+)
+
+from . import moodle as m
+from .multilang import spans
+
+_TEXT = attrgetter("text")
+_FEEDBACK = attrgetter("feedback")
+_ITEM = attrgetter("item")
+_MATCH = attrgetter("match")
+_GRADER_INFO = attrgetter("grader_info")
+_TRUE_FALSE = (
+    (True, "true", attrgetter("feedback_true")),
+    (False, "false", attrgetter("feedback_false")),
+)
+_SHOW_NUM_CORRECT = "    <shownumcorrect/>\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the renderer's options decide for every question of a file."""
+
+    syntax: m.Syntax
+    shuffle: bool
+    numbering: str
+
+
+class Written(NamedTuple):
+    """One question's parts: its Moodle type and penalty, the elements after its idnumber, the
+    question text when it is not the prompt's HTML, and whether it has a `<defaultgrade>`
+    (a multianswer's mark is the sum of its gaps' weights: Moodle neither reads nor writes one)."""
+
+    kind: str
+    penalty: str
+    body: str
+    questiontext: str | None = None
+    graded: bool = True
+
+
+Writer = Callable[[Any, m.Versions[Any], Settings], Written]
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _number(value: float) -> str:
+    """A number as Moodle reads it: `3`, `0.9`, `1e-07` (never `3.0`)."""
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+@lru_cache(maxsize=64)
+def _percent(grade: float) -> str:
+    """A grade as Moodle's fraction attribute: `33.33333`, `50`, `-25`."""
+    return f"{grade:.5f}".rstrip("0").rstrip(".")
+
+
+_COMBINED_FEEDBACK = "".join(
+    m._field(tag, "")
+    for tag in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback")
+)
+_EMPTY_FEEDBACK = m._field("feedback", "", "      ")
+
+
+@lru_cache(maxsize=16)
+def _multichoice_settings(single: bool, shuffle: bool, numbering: str) -> str:
+    """What a multichoice question sets before its answers."""
+    return (
+        f"    <single>{_bool(single)}</single>\n"
+        f"    <shuffleanswers>{_bool(shuffle)}</shuffleanswers>\n"
+        f"    <answernumbering>{m._text(numbering)}</answernumbering>\n"
+        "    <showstandardinstruction>1</showstandardinstruction>\n"
+        f"{_COMBINED_FEEDBACK}"
+        f"{'' if single else _SHOW_NUM_CORRECT}"
+    )
+
+
+def _choice(
+    first: SingleChoice | MultipleChoice,
+    versions: m.Versions[SingleChoice | MultipleChoice],
+    settings: Settings,
+) -> Written:
+    """A multichoice question: each option with its grade and feedback."""
+    fractions = {key: _percent(grade * 100) for key, grade in option_grades(first).items()}
+    syntax = settings.syntax
+    answers = "".join(
+        f'    <answer fraction="{fractions[option.id]}" format="html">\n'
+        f"      <text>{m._cdata(m._html(same, _TEXT, syntax, inline=True))}</text>\n"
+        f"{m._field('feedback', m._html(same, _FEEDBACK, syntax, inline=True), '      ')}"
+        "    </answer>\n"
+        for option, same in m._aligned([(lang, q.options) for lang, q in versions])
+    )
+    single = isinstance(first, SingleChoice)
+    shuffle = settings.shuffle and first.shuffle
+    return Written(
+        "multichoice",
+        "0.3333333",
+        _multichoice_settings(single, shuffle, settings.numbering) + answers,
+    )
+
+
+def _true_false(first: TrueFalse, versions: m.Versions[TrueFalse], settings: Settings) -> Written:
+    """The two answers of a true/false question; Moodle's form fixes the penalty at 1."""
+    # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
+    syntax = settings.syntax
+    answers = "".join(
+        f'    <answer fraction="{"100" if first.answer is value else "0"}">\n'
+        f"      <text>{word}</text>\n"
+        f"{m._field('feedback', m._html(versions, feedback, syntax, inline=True), '      ')}"
+        "    </answer>\n"
+        for value, word, feedback in _TRUE_FALSE
+    )
+    return Written("truefalse", "1", answers)
+
+
+# What qtype_numerical stores for a question without units, as its export writes it back.
+_NO_UNITS = (
+    "    <unitgradingtype>0</unitgradingtype>\n"
+    "    <unitpenalty>0.1000000</unitpenalty>\n"
+    "    <showunits>3</showunits>\n"
+    "    <unitsleft>0</unitsleft>\n"
+)
+
+
+def _numerical(first: Numerical, versions: m.Versions[Numerical], settings: Settings) -> Written:
+    """One answer at 100% within its tolerance, no units."""
+    return Written(
+        "numerical",
+        "0.3333333",
+        '    <answer fraction="100">\n'
+        f"      <text>{_number(first.answer)}</text>\n"
+        f"{_EMPTY_FEEDBACK}"
+        f"      <tolerance>{_number(first.tolerance)}</tolerance>\n"
+        "    </answer>\n"
+        f"{_NO_UNITS}",
+    )
+
+
+def _accepted(answers: Sequence[Sequence[str]]) -> list[str]:
+    """Every language's accepted answers, each once, in order."""
+    return list(dict.fromkeys(answer for each in answers for answer in each))
+
+
+def _short_answer(
+    first: ShortAnswer, versions: m.Versions[ShortAnswer], settings: Settings
+) -> Written:
+    """Each accepted answer at 100%, as written (Moodle's `*` is quizbank's).
+
+    In a file of several languages a response is right when it matches an accepted answer of any
+    language: a learner may answer in either."""
+    answers = "".join(
+        f'    <answer fraction="100">\n      <text>{m._cdata(answer)}</text>\n'
+        f"{_EMPTY_FEEDBACK}    </answer>\n"
+        for answer in _accepted([q.answer for _, q in versions])
+    )
+    return Written(
+        "shortanswer", "0.3333333", f"    <usecase>{int(first.case_sensitive)}</usecase>\n{answers}"
+    )
+
+
+def _plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
+    """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
+    in several languages, each language's text, ` / ` between them."""
+    several = len(versions) > 1
+    texts = dict.fromkeys(_plain_in(lang, get(item), several) for lang, item in versions)
+    return m._inert(" / ".join(texts))
+
+
+def _plain_in(lang: str, text: str, isolate: bool) -> str:
+    plain = m._untagged(" ".join(to_plain(text).split()))
+    return f"\u2068{plain}\u2069" if isolate and is_rtl(lang) else plain
+
+
+def _matching(first: Matching, versions: m.Versions[Matching], settings: Settings) -> Written:
+    """A subquestion per pair, then one per distractor with no text."""
+    syntax = settings.syntax
+    pairs = "".join(
+        '    <subquestion format="html">\n'
+        f"      <text>{m._cdata(m._html(same, _ITEM, syntax, inline=True))}</text>\n"
+        f"      <answer>\n        <text>{m._cdata(_plain_line(same, _MATCH))}</text>\n"
+        "      </answer>\n    </subquestion>\n"
+        for _, same in m._aligned([(lang, q.pairs) for lang, q in versions])
+    )
+    distractors = "".join(
+        '    <subquestion format="html">\n      <text></text>\n'
+        f"      <answer>\n        <text>{m._cdata(_plain_line(same, _TEXT))}</text>\n"
+        "      </answer>\n    </subquestion>\n"
+        for _, same in m._aligned([(lang, q.distractors) for lang, q in versions])
+    )
+    return Written(
+        "match",
+        "0.3333333",
+        f"    <shuffleanswers>{_bool(settings.shuffle and first.shuffle)}</shuffleanswers>\n"
+        f"{_COMBINED_FEEDBACK}{_SHOW_NUM_CORRECT}{pairs}{distractors}",
+    )
+
+
+def _ordering(first: Ordering, versions: m.Versions[Ordering], settings: Settings) -> Written:
+    """Every item shown, graded by absolute position; the items in the right order (Moodle keeps
+    each item's place in its `fraction`, 1 first)."""
+    items = m._aligned([(lang, q.items) for lang, q in versions])
+    answers = "".join(
+        f'    <answer fraction="{place}" format="html">\n'
+        f"      <text>{m._cdata(m._html(same, _TEXT, settings.syntax, inline=True))}</text>\n"
+        "    </answer>\n"
+        for place, (_, same) in enumerate(items, 1)
+    )
+    return Written(
+        "ordering",
+        "0.3333333",
+        "    <layouttype>VERTICAL</layouttype>\n"
+        "    <selecttype>ALL</selecttype>\n"
+        f"    <selectcount>{len(items)}</selectcount>\n"
+        "    <gradingtype>ABSOLUTE_POSITION</gradingtype>\n"
+        "    <showgrading>SHOW</showgrading>\n"
+        "    <numberingstyle>none</numberingstyle>\n"
+        f"{_COMBINED_FEEDBACK}"
+        "    <shownumcorrect>1</shownumcorrect>\n"
+        f"{answers}",
+    )
+
+
+def _essay(first: Essay, versions: m.Versions[Essay], settings: Settings) -> Written:
+    """Graded by a person: an editor, a response required, the word limits, no attachments."""
+    limits = "".join(
+        f"    <{tag}>{value}</{tag}>\n"
+        for tag, value in (("minwordlimit", first.min_words), ("maxwordlimit", first.max_words))
+        if value is not None
+    )
+    return Written(
+        "essay",
+        "0",
+        "    <responseformat>editor</responseformat>\n"
+        "    <responserequired>1</responserequired>\n"
+        "    <responsefieldlines>15</responsefieldlines>\n"
+        f"{limits}"
+        "    <attachments>0</attachments>\n"
+        "    <attachmentsrequired>0</attachmentsrequired>\n"
+        f"{m._field('graderinfo', m._html(versions, _GRADER_INFO, settings.syntax))}"
+        f"{m._field('responsetemplate', '')}",
+    )
+
+
+# ---------------------------------------------------------------------------------------- cloze
+
+# What Moodle's embedded-answer syntax reserves, written as character references: an answer
+# ends at a `~`, `#` or `}` not after `\` or `&` (ANSWER_ALTERNATIVE_ANSWER_REGEX), a feedback at
+# a `~` or `}` not after `\`; a leading `=` or `%…%` is a grade; `{` may start an answer. Moodle
+# decodes each answer and feedback with html_entity_decode() (and turns `\}`, `\#` into `}`, `#`,
+# but not `\~`), so a reference gives back exactly the character; `&` itself is `&#38;` (an
+# answer ending in `&amp;` would hide the `}` after it), `\` is `&#92;` (it would hide it too).
+_EMBEDDED = str.maketrans({char: f"&#{ord(char)};" for char in '&\\{}~#=%"/<>'})
+
+
+@dataclass(frozen=True, slots=True)
+class _Gaps:
+    """What a cloze question's gaps are written with: the file's syntax, and whether Moodle
+    shuffles a drop-down's choices (`-O shuffle` and the question's `shuffle`)."""
+
+    syntax: m.Syntax
+    shuffle: bool
+
+
+def embedded_text(text: str) -> str:
+    """A text in an embedded answer: Moodle stores exactly `text` (html_entity_decode)."""
+    return text.translate(_EMBEDDED)
+
+
+def _gap_plain(versions: m.Versions[Any], get: Callable[[Any], str], syntax: m.Syntax) -> str:
+    """A choice of a gap's drop-down as HTML of plain text; in several languages in the syntax
+    of the file (Moodle filters each choice with format_text before it lists it)."""
+    texts = [(lang, escape(" ".join(to_plain(get(item)).split()), quote=False))
+             for lang, item in versions]  # fmt: skip
+    if len(texts) == 1 or len({text for _, text in texts}) == 1:
+        return m._inert(texts[0][1])
+    if syntax == "mlang2":
+        return m._inert(m._mlang2(texts))
+    return m._inert(spans(texts))
+
+
+def _short_answer_gap(weight: str, gaps: m.Versions[ShortAnswerGap], settings: _Gaps) -> str:
+    kind = "SHORTANSWER_C" if gaps[0][1].case_sensitive else "SHORTANSWER"
+    answers = _accepted([gap.answer for _, gap in gaps])
+    return f"{{{weight}:{kind}:{'~'.join('=' + embedded_text(a) for a in answers)}}}"
+
+
+def _numerical_gap(weight: str, gaps: m.Versions[NumericalGap], settings: _Gaps) -> str:
+    gap = gaps[0][1]
+    tolerance = f":{_number(gap.tolerance)}" if gap.tolerance else ""
+    return f"{{{weight}:NUMERICAL:={_number(gap.answer)}{tolerance}}}"
+
+
+def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> str:
+    first = gaps[0][1]
+    kind = "MULTICHOICE_S" if settings.shuffle else "MULTICHOICE"
+    choices = []
+    for option, same in m._aligned([(lang, gap.options) for lang, gap in gaps]):
+        text = embedded_text(_gap_plain(same, _TEXT, settings.syntax))
+        feedback = m._html(same, _FEEDBACK, settings.syntax, inline=True)
+        right = "=" if option.id == first.answer else ""
+        choices.append(f"{right}{text}#{embedded_text(feedback)}" if feedback else right + text)
+    return f"{{{weight}:{kind}:{'~'.join(choices)}}}"
+
+
+_GAP_WRITERS: dict[type, Callable[[str, Any, _Gaps], str]] = {
+    ShortAnswerGap: _short_answer_gap,
+    NumericalGap: _numerical_gap,
+    ChoiceGap: _choice_gap,
+}
+
+# A gap in the prompt while it is rendered: one character of Plane 15's private use area per
+# gap, which Markdown and the Urdu renderer leave alone.
+_MARK = 0xF0000
+_MARKS = re.compile("[\U000f0000-\U000f00ff]")
+# An author's `{` that Moodle would read as an embedded answer (`{1:SA:…}`) or one of its
+# placeholders (`{#1}`), tags allowed between: a word joiner after it keeps it text.
+_BRACE = re.compile(r"\{(?=(?:<[^<>]*>)*(?:[0-9]*:|#[0-9]))")
+_TAG_OR_MARK = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)[^<>]*>|[\U000f0000-\U000f00ff]")
+_EMPTY_ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9]*)(?: [^<>]*)?></\1>")
+_VOID = frozenset({"br", "hr", "img", "wbr"})
+
+
+def _marked(question: Cloze, order: dict[str, int]) -> str:
+    """The prompt with each `[[id]]` as its gap's mark."""
+    return GAP.sub(lambda gap: chr(_MARK + order[gap[1]]), question.prompt)
+
+
+def _text_html(html: str) -> str:
+    """An author's HTML with every `{` Moodle could take for its own made text."""
+    return _BRACE.sub("{\u2060", html) if "{" in html else html
+
+
+def _balanced_pieces(html: str) -> list[str]:
+    """HTML cut at each gap's mark into pieces that are each whole HTML: the elements open at a
+    mark are closed before it and opened again after it (an emptied `<bdi></bdi>` dropped)."""
+    pieces: list[str] = []
+    open_tags: list[tuple[str, str]] = []
+    start, reopen = 0, ""
+    for found in _TAG_OR_MARK.finditer(html):
+        name = found[2]
+        if name is None:
+            closing = "".join(f"</{tag}>" for tag, _ in reversed(open_tags))
+            pieces.append(reopen + html[start : found.start()] + closing)
+            reopen = "".join(written for _, written in open_tags)
+            start = found.end()
+        elif found[1]:
+            if open_tags and open_tags[-1][0] == name.lower():
+                open_tags.pop()
+        elif name.lower() not in _VOID and not found[0].endswith("/>"):
+            open_tags.append((name.lower(), found[0]))
+    pieces.append(reopen + html[start:])
+    return [_EMPTY_ELEMENT.sub("", piece) for piece in pieces]
+
+
+def _span_pieces(lang: str, marked: str) -> list[str]:
+    """A language's prompt as phrasing HTML cut at the gaps: the inside of its one paragraph,
+    or its blocks as lines."""
+    html = m.to_html(marked, lang)
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        inside = html[3:-4]
+    else:
+        inside = m.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
+    return _balanced_pieces(_text_html(m._inert(inside)))
+
+
+def _cloze_text(
+    versions: m.Versions[Cloze], marks: dict[str, int], gaps: list[str], syntax: m.Syntax
+) -> str:
+    """The prompt's HTML, each gap replaced by its embedded answer. In several languages the
+    gaps are written once, between the languages' texts from one gap to the next (languages
+    whose gaps come in another order are left out: validate refuses them)."""
+    marked = [(lang, _marked(question, marks)) for lang, question in versions]
+    if len(marked) == 1:
+        lang, text = marked[0]
+        html = _text_html(m._localised(text, lang, inline=False))
+        return _MARKS.sub(lambda mark: gaps[ord(mark[0]) - _MARK], html)
+    expected = [chr(_MARK + n) for n in range(len(gaps))]
+    marked = [(lang, text) for lang, text in marked if _MARKS.findall(text) == expected]
+    if syntax == "mlang2":
+        pieces = [
+            (lang, _MARKS.split(_text_html(m._localised(text, lang, inline=False))))
+            for lang, text in marked
+        ]
+    else:
+        pieces = [(lang, _span_pieces(lang, text)) for lang, text in marked]
+    out = []
+    for n in range(len(gaps) + 1):
+        texts = [(lang, each[n]) for lang, each in pieces]
+        if any(text for _, text in texts):
+            out.append(m._mlang2(texts) if syntax == "mlang2" else spans(texts))
+        if n < len(gaps):
+            out.append(gaps[n])
+    joined = "".join(out)
+    return joined if syntax == "mlang2" else f"<p>{joined}</p>"
+
+
+def _weight(points: float, count: int) -> str:
+    """Each gap's weight: points / gaps when a whole number, else 1 (Moodle: whole weights)."""
+    share = points / count
+    return str(int(share)) if share.is_integer() and share >= 1 else "1"
+
+
+def _cloze(first: Cloze, versions: m.Versions[Cloze], settings: Settings) -> Written:
+    """A multianswer question: the prompt with Moodle's embedded answers in its gaps."""
+    order = first.gap_order
+    weight = _weight(first.points, len(order))
+    gap_settings = _Gaps(settings.syntax, settings.shuffle and first.shuffle)
+    gaps = [
+        _GAP_WRITERS[type(first.gaps[gap_id])](
+            weight,
+            [(lang, q.gaps[gap_id]) for lang, q in versions if gap_id in q.gaps],
+            gap_settings,
+        )
+        for gap_id in order
+    ]
+    marks = {gap_id: n for n, gap_id in enumerate(order)}
+    text = _cloze_text(versions, marks, gaps, settings.syntax)
+    return Written("multianswer", "0.3333333", "", questiontext=text, graded=False)
+
+
+WRITERS: dict[type, Writer] = {
+    SingleChoice: _choice,
+    MultipleChoice: _choice,
+    TrueFalse: _true_false,
+    Numerical: _numerical,
+    ShortAnswer: _short_answer,
+    Matching: _matching,
+    Ordering: _ordering,
+    Cloze: _cloze,
+    Essay: _essay,
+}
