@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A seeded mutation fuzzer for `quizbank validate`.
 
-The bundled quizzes (content/<lang>/*.yaml and the valid fixtures in tests/fixtures/html/) are the
-seeds. Each mutant is one of them changed by a few random mutations (bytes, lines, YAML tokens,
-hostile shapes and file names), written into a temporary bank as content/<lang>/<id>.yaml beside
-its unchanged translation, and checked by `quizbank validate` in a child process, once with the
+The bundled quizzes (content/<lang>/*.yaml and the valid fixtures in tests/fixtures/html/ and
+tests/fixtures/types/, which has every question type) are the seeds. Each mutant is one of them
+changed by a few random mutations (bytes, lines, YAML tokens, hostile shapes and file names),
+written into a temporary bank as content/<lang>/<id>.yaml beside its unchanged translation, and
+checked by `quizbank validate` in a child process, once with the
 JSON report and once with the text report. A mutant fails when a run
 
 - prints a traceback, exits with a code other than 0 or 1, or is killed by a signal;
@@ -48,7 +49,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SEED_ROOTS = (REPO / "content", REPO / "tests" / "fixtures" / "html")
+SEED_ROOTS = (
+    REPO / "content",
+    REPO / "tests" / "fixtures" / "html",
+    REPO / "tests" / "fixtures" / "types",
+)
 
 # ---------------------------------------------------------------------------------------------
 # Seeds and mutants
