@@ -2,12 +2,14 @@
 
 `generate_bank(root, quizzes, questions, seed)` writes `root/en/<id>.yaml` and `root/ur/<id>.yaml`
 for `quizzes` quizzes of `questions` questions each. Every question is a choice question with four
-options, each with feedback; a quarter are `multiple_choice`. Texts are sentences from a word list
-(real Urdu in the Urdu files, so the untranslated check passes), about as long as the bundled
-quiz's, with Markdown in places: `code`, **bold**, *emphasis*, links, HTML tags in code to
-escape, and lists in explanations. The same seed gives the same bytes.
+options, each with feedback; a quarter are `multiple_choice`. With `all_types` (`--all-types`),
+the questions take the nine types in turn instead (numerical, short answer, matching, ordering,
+cloze and essay besides the choice types). Texts are sentences from a word list (real Urdu in the
+Urdu files, so the untranslated check passes), about as long as the bundled quiz's, with Markdown
+in places: `code`, **bold**, *emphasis*, links, HTML tags in code to escape, and lists in
+explanations. The same seed gives the same bytes.
 
-    python benchmarks/generate.py OUT_DIR [--quizzes 500] [--questions 20] [--seed 1]
+    python benchmarks/generate.py OUT_DIR [--quizzes 500] [--questions 20] [--seed 1] [--all-types]
 """
 
 from __future__ import annotations
@@ -87,11 +89,11 @@ class _Writer:
         self.rng = rng
         self.words = EN_WORDS if lang == "en" else UR_WORDS
 
-    def _phrase(self, low: int, high: int) -> list[str]:
+    def phrase(self, low: int, high: int) -> list[str]:
         return self.rng.choices(self.words, k=self.rng.randint(low, high))
 
     def sentence(self, low: int, high: int, *, question: bool = False, markup: bool = True) -> str:
-        words = self._phrase(low, high)
+        words = self.phrase(low, high)
         if self.lang == "en":
             words[0] = words[0].capitalize()
         if markup:
@@ -100,9 +102,9 @@ class _Writer:
             if roll < 0.15:
                 words.insert(at, f"`{self.rng.choice(CODE)}`")
             elif roll < 0.25:
-                words.insert(at, f"**{' '.join(self._phrase(1, 3))}**")
+                words.insert(at, f"**{' '.join(self.phrase(1, 3))}**")
             elif roll < 0.30:
-                words.insert(at, f"*{' '.join(self._phrase(1, 2))}*")
+                words.insert(at, f"*{' '.join(self.phrase(1, 2))}*")
             elif roll < 0.33:
                 words.insert(at, f"[{_LINK_TEXT[self.lang]}]({LINK.format(slug='markdown')})")
             elif roll < 0.35:
@@ -129,25 +131,159 @@ def _explanation(writer: _Writer, indent: str) -> str:
     return text
 
 
-def _structure(rng: random.Random, questions: int) -> list[dict[str, object]]:
+TYPES = (
+    "single_choice",
+    "multiple_choice",
+    "true_false",
+    "numerical",
+    "short_answer",
+    "matching",
+    "ordering",
+    "cloze",
+    "essay",
+)
+
+
+def _answer(rng: random.Random, kind: str) -> object:
+    """The key of a question of type `kind`, which every language shares."""
+    if kind == "multiple_choice":
+        return sorted(rng.sample(OPTION_IDS, rng.randint(2, 3)))
+    if kind == "single_choice":
+        return rng.choice(OPTION_IDS)
+    if kind == "true_false":
+        return rng.random() < 0.5
+    if kind == "numerical":
+        return round(rng.uniform(0, 100), 2)
+    if kind == "cloze":
+        return (round(rng.uniform(0, 10), 1), rng.choice(OPTION_IDS[:3]))
+    return None
+
+
+def _structure(rng: random.Random, questions: int, all_types: bool) -> list[dict[str, object]]:
     """What every language shares: question ids, types, answers, points."""
     shape: list[dict[str, object]] = []
     for number in range(questions):
-        multiple = rng.random() < 0.25
-        answer: object
-        if multiple:
-            answer = sorted(rng.sample(OPTION_IDS, rng.randint(2, 3)))
+        if all_types:
+            kind = TYPES[number % len(TYPES)]
         else:
-            answer = rng.choice(OPTION_IDS)
+            kind = "multiple_choice" if rng.random() < 0.25 else "single_choice"
         shape.append(
             {
                 "id": f"q-{number + 1:05d}",
-                "type": "multiple_choice" if multiple else "single_choice",
-                "answer": answer,
+                "type": kind,
+                "answer": _answer(rng, kind),
                 "points": 2 if rng.random() < 0.1 else None,
             }
         )
     return shape
+
+
+Lines = list[str]
+
+
+def _choice_lines(writer: _Writer, answer: object) -> Lines:
+    lines = ["    options:"]
+    for option in OPTION_IDS:
+        lines += [
+            f"      - id: {option}",
+            f"        text: {writer.sentence(5, 12)}",
+            f"        feedback: {writer.sentence(10, 20)}",
+        ]
+    shown = f"[{', '.join(answer)}]" if isinstance(answer, list) else answer
+    return [*lines, f"    answer: {shown}"]
+
+
+def _true_false_lines(writer: _Writer, answer: object) -> Lines:
+    return [
+        f"    answer: {'true' if answer else 'false'}",
+        f"    feedback_true: {writer.sentence(10, 20)}",
+        f"    feedback_false: {writer.sentence(10, 20)}",
+    ]
+
+
+def _numerical_lines(writer: _Writer, answer: object) -> Lines:
+    return [f"    answer: {answer}", "    tolerance: 0.05"]
+
+
+def _short_answer_lines(writer: _Writer, answer: object) -> Lines:
+    accepted = [" ".join(writer.phrase(1, 2)) for _ in range(2)]
+    return [f"    answer: [{accepted[0]}, {accepted[1]}*]"]
+
+
+def _matching_lines(writer: _Writer, answer: object) -> Lines:
+    lines = ["    pairs:"]
+    for number in range(1, 5):
+        lines += [
+            f"      - id: p{number}",
+            f"        item: {writer.sentence(4, 9)}",
+            f"        match: {writer.sentence(3, 6, markup=False)}",
+        ]
+    return [
+        *lines,
+        "    distractors:",
+        "      - id: x1",
+        f"        text: {writer.sentence(3, 6, markup=False)}",
+    ]
+
+
+def _ordering_lines(writer: _Writer, answer: object) -> Lines:
+    lines = ["    items:"]
+    for number in range(1, 5):
+        lines += [f"      - id: s{number}", f"        text: {writer.sentence(5, 10)}"]
+    return lines
+
+
+def _cloze_lines(writer: _Writer, answer: object) -> Lines:
+    assert isinstance(answer, tuple)
+    number, right = answer
+    lines = [
+        "    gaps:",
+        "      what:",
+        "        type: short_answer",
+        f"        answer: [{' '.join(writer.phrase(1, 2))}]",
+        "      size:",
+        "        type: numerical",
+        f"        answer: {number}",
+        "      which:",
+        "        type: single_choice",
+        "        options:",
+    ]
+    for option in OPTION_IDS[:3]:
+        lines += [
+            f"          - id: {option}",
+            f"            text: {writer.sentence(2, 4, markup=False)}",
+        ]
+    return [*lines, f"        answer: {right}"]
+
+
+def _essay_lines(writer: _Writer, answer: object) -> Lines:
+    return [
+        f"    grader_info: {writer.sentence(10, 20)}",
+        "    min_words: 20",
+        "    max_words: 300",
+    ]
+
+
+# The lines of each type after its prompt: one writer per type.
+_TYPE_LINES = {
+    "single_choice": _choice_lines,
+    "multiple_choice": _choice_lines,
+    "true_false": _true_false_lines,
+    "numerical": _numerical_lines,
+    "short_answer": _short_answer_lines,
+    "matching": _matching_lines,
+    "ordering": _ordering_lines,
+    "cloze": _cloze_lines,
+    "essay": _essay_lines,
+}
+
+
+def _prompt(writer: _Writer, kind: str) -> str:
+    if kind != "cloze":
+        return writer.sentence(8, 18, question=True)
+    parts = [" ".join(writer.phrase(3, 6)) for _ in range(4)]
+    end = _END[writer.lang]
+    return f"{parts[0]} [[what]] {parts[1]} [[size]] {parts[2]} [[which]] {parts[3]}{end}"
 
 
 def quiz_text(index: int, lang: str, shape: list[dict[str, object]], seed: int) -> str:
@@ -171,38 +307,29 @@ def quiz_text(index: int, lang: str, shape: list[dict[str, object]], seed: int) 
         ]
     lines += [f"tags: [synthetic, topic-{index % 17}]", "questions:"]
     for question in shape:
-        answer = question["answer"]
+        kind = str(question["type"])
         lines += [
             f"  - id: {question['id']}",
-            f"    type: {question['type']}",
-            f"    prompt: {writer.sentence(8, 18, question=True)}",
-            "    options:",
+            f"    type: {kind}",
+            f"    prompt: {_prompt(writer, kind)}",
+            *_TYPE_LINES[kind](writer, question["answer"]),
+            f"    explanation: {_explanation(writer, '    ')}",
         ]
-        for option in OPTION_IDS:
-            lines += [
-                f"      - id: {option}",
-                f"        text: {writer.sentence(5, 12)}",
-                f"        feedback: {writer.sentence(10, 20)}",
-            ]
-        lines.append(
-            f"    answer: [{', '.join(answer)}]"
-            if isinstance(answer, list)
-            else f"    answer: {answer}"
-        )
-        lines.append(f"    explanation: {_explanation(writer, '    ')}")
         if question["points"] is not None:
             lines.append(f"    points: {question['points']}")
         lines.append("")
     return "\n".join(lines)
 
 
-def generate_bank(root: Path, quizzes: int = 500, questions: int = 20, seed: int = 1) -> list[Path]:
+def generate_bank(
+    root: Path, quizzes: int = 500, questions: int = 20, seed: int = 1, *, all_types: bool = False
+) -> list[Path]:
     """Write the bank under `root` (`root/<lang>/<quiz-id>.yaml`); return the files written."""
     written: list[Path] = []
     for lang in LANGUAGES:
         (root / lang).mkdir(parents=True, exist_ok=True)
     for index in range(quizzes):
-        shape = _structure(random.Random(f"{seed}|{quiz_id(index)}"), questions)
+        shape = _structure(random.Random(f"{seed}|{quiz_id(index)}"), questions, all_types)
         for lang in LANGUAGES:
             path = root / lang / f"{quiz_id(index)}.yaml"
             path.write_text(quiz_text(index, lang, shape, seed), encoding="utf-8")
@@ -228,8 +355,11 @@ def main() -> None:
     parser.add_argument("--quizzes", type=int, default=500)
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-types", action="store_true", help="the nine types in turn")
     args = parser.parse_args()
-    files = generate_bank(args.root, args.quizzes, args.questions, args.seed)
+    files = generate_bank(
+        args.root, args.quizzes, args.questions, args.seed, all_types=args.all_types
+    )
     size = sum(path.stat().st_size for path in files)
     print(f"wrote {len(files)} files, {size / 2**20:.1f} MiB, to {args.root}")
 

@@ -1,7 +1,7 @@
 """How fast quizbank validates and builds a large bilingual bank, compared with just parsing it.
 
     python benchmarks/run.py [--quizzes 500] [--questions 20] [--repeat 3]
-                             [--sizes 250 1000] [--big-quiz 5000] [--json FILE]
+                             [--sizes 250 1000] [--big-quiz 5000] [--json FILE] [--all-types]
 
 A synthetic bank (benchmarks/generate.py) is written to a temporary folder; then, in rounds that
 alternate the commands, each one is run as a fresh subprocess and timed by its wall clock, so
@@ -352,6 +352,9 @@ def main() -> int:
         help="also build one quiz of this many questions (5000; 0 to skip)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--all-types", action="store_true", help="questions of the nine types in turn"
+    )
     parser.add_argument("--workdir", type=Path, help="where to write banks (default: a temp dir)")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
@@ -363,7 +366,7 @@ def main() -> int:
     print(f"machine: {report['machine']}")
     print(f"formats: {report['formats']}")
     try:
-        main_bench = _bank(work, args.quizzes, args.questions, args.seed)
+        main_bench = _bank(work, args.quizzes, args.questions, args.seed, all_types=args.all_types)
         series = measure(main_bench, args.repeat, rebuild=True, edit=args.quizzes // 2)
         _, memory = main_bench.memory()
         files, mib = _bank_size(main_bench.bank)
@@ -386,7 +389,7 @@ def main() -> int:
             if size == args.quizzes:
                 scaling[size] = series
                 continue
-            bench = _bank(work, size, args.questions, args.seed)
+            bench = _bank(work, size, args.questions, args.seed, all_types=args.all_types)
             scaling[size] = measure(bench, args.repeat, rebuild=False, edit=0)
             shutil.rmtree(bench.work)
         if scaling:
@@ -409,7 +412,7 @@ def main() -> int:
             }
 
         if args.big_quiz:
-            bench = _bank(work, 1, args.big_quiz, args.seed, name="big")
+            bench = _bank(work, 1, args.big_quiz, args.seed, name="big", all_types=args.all_types)
             big = measure(bench, 1, rebuild=False, edit=0)
             _, big_memory = bench.memory()
             files, mib = _bank_size(bench.bank)
@@ -427,10 +430,12 @@ def main() -> int:
     return 0
 
 
-def _bank(work: Path, quizzes: int, questions: int, seed: int, name: str = "") -> Bench:
+def _bank(
+    work: Path, quizzes: int, questions: int, seed: int, name: str = "", *, all_types: bool = False
+) -> Bench:
     folder = work / (name or f"{quizzes}x{questions}")
     _progress(f"generating {quizzes} x {questions} in {folder}")
-    generate_bank(folder / "content", quizzes, questions, seed)
+    generate_bank(folder / "content", quizzes, questions, seed, all_types=all_types)
     return Bench(folder / "content", folder)
 
 

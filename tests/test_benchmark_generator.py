@@ -14,7 +14,7 @@ from quizbank.loader import load_quiz
 from quizbank.registry import Registry, discover_renderers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from generate import LANGUAGES, edit_one_file, generate_bank, quiz_id
+from generate import LANGUAGES, TYPES, edit_one_file, generate_bank, quiz_id
 
 QUIZZES, QUESTIONS = 4, 6
 FORMATS = ["json", "markdown"]  # two renderers that load; the bank-wide schema.json comes too
@@ -152,3 +152,15 @@ def test_big_quizzes_built_on_both_cores_give_the_same_files(
     assert files(tmp_path / "split") == files(tmp_path / "serial")
     again = build(BuildRequest([generated], tmp_path / "split", FORMATS, jobs=2), registry)
     assert (again.written, again.reused) == (1, serial.written - 1)
+
+
+def test_the_all_types_bank_has_every_type_and_validates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "content"
+    generate_bank(root, 2, 9, seed=3, all_types=True)
+    assert main(["validate", str(root)]) == 0, capsys.readouterr().out
+    for lang in LANGUAGES:
+        quiz = load_quiz(root / lang / f"{quiz_id(0)}.yaml").quiz
+        assert quiz is not None
+        assert sorted(q.type for q in quiz.questions) == sorted(TYPES)
