@@ -9,7 +9,8 @@ relative to the export file, so the schema travels with the files and needs no s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+import typing
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
@@ -19,13 +20,30 @@ from pydantic_core import to_json
 import quizbank
 from quizbank.markup import to_html
 from quizbank.model import (
+    GAP,
     LANG_PATTERN,
+    AcceptedAnswer,
+    ChoiceGap,
+    Cloze,
+    Distractor,
+    Essay,
+    GapId,
+    GapOption,
     Guide,
     Level,
+    Matching,
     MultipleChoice,
+    Numerical,
+    NumericalGap,
     Option,
     OptionId,
+    Ordering,
+    OrderItem,
+    Pair,
+    Question,
     Quiz,
+    ShortAnswer,
+    ShortAnswerGap,
     SingleChoice,
     Slug,
     TrueFalse,
@@ -86,16 +104,24 @@ class _ExportQuestion(_Export):
     points: float = Field(gt=0, description="Marks for a fully right answer.")
 
 
+SHUFFLE = Field(
+    description='`false`: show the choices in the order given here ("all of the above" stays '
+    "last); `true`: a platform may shuffle them."
+)
+
+
 class ExportSingleChoice(_ExportQuestion):
     type: Literal["single_choice"]
     options: list[ExportOption] = Field(min_length=2)
     answer: OptionId = Field(description="The id of the one right option.")
+    shuffle: bool = SHUFFLE
 
 
 class ExportMultipleChoice(_ExportQuestion):
     type: Literal["multiple_choice"]
     options: list[ExportOption] = Field(min_length=2)
     answer: list[OptionId] = Field(min_length=1, description="The ids of every right option.")
+    shuffle: bool = SHUFFLE
 
 
 class ExportTrueFalse(_ExportQuestion):
@@ -103,6 +129,153 @@ class ExportTrueFalse(_ExportQuestion):
     answer: bool
     feedback_true: RichText | None
     feedback_false: RichText | None
+
+
+NUMBER = Field(allow_inf_nan=False, description="The right number.")
+TOLERANCE = Field(
+    ge=0,
+    allow_inf_nan=False,
+    description="Absolute: a response within `answer` ± `tolerance` is right (0: exactly).",
+)
+ACCEPTED = Field(
+    min_length=1,
+    description="Every accepted answer, as plain text (not Markdown): `*` matches any run of "
+    "characters, `\\*` is an asterisk; spaces around a response are ignored.",
+)
+CASE_SENSITIVE = Field(description="`true`: a response must match an answer's case.")
+
+
+class ExportNumerical(_ExportQuestion):
+    """A number, right within `answer` ± `tolerance`."""
+
+    type: Literal["numerical"]
+    answer: float = NUMBER
+    tolerance: float = TOLERANCE
+
+
+class ExportShortAnswer(_ExportQuestion):
+    """A word or phrase the learner types."""
+
+    type: Literal["short_answer"]
+    answer: list[AcceptedAnswer] = ACCEPTED
+    case_sensitive: bool = CASE_SENSITIVE
+
+
+class ExportPair(_Export):
+    """An item and its right match."""
+
+    id: OptionId
+    item: RichText = Field(description="What the learner matches (block HTML).")
+    match: RichText = Field(
+        description="Its right match, one choice of every item's drop-down: one line (inline HTML)."
+    )
+
+
+class ExportDistractor(_Export):
+    """A wrong match, a further choice of every item's drop-down."""
+
+    id: OptionId
+    text: RichText = Field(description="One line (inline HTML).")
+
+
+class ExportMatching(_ExportQuestion):
+    """Items, each matched with one of the matches (every pair's match and every distractor);
+    each pair scores its share of the points."""
+
+    type: Literal["matching"]
+    pairs: list[ExportPair] = Field(min_length=2)
+    distractors: list[ExportDistractor] = Field(
+        description="Wrong matches, added to every item's choices (may be empty)."
+    )
+    shuffle: bool = Field(
+        description="`false`: show the items in the order given here; `true`: a platform may "
+        "shuffle them. The matches are shuffled either way (their order would give the "
+        "answer away)."
+    )
+
+
+class ExportOrderItem(_Export):
+    id: OptionId
+    text: RichText
+
+
+class ExportOrdering(_ExportQuestion):
+    """Items to put in order; each item in its right position scores its share."""
+
+    type: Literal["ordering"]
+    items: list[ExportOrderItem] = Field(
+        min_length=2, description="In the right order: show them to learners shuffled."
+    )
+
+
+class ExportGapOption(_Export):
+    id: OptionId
+    text: RichText = Field(description="One line (inline HTML), shown in a drop-down.")
+    feedback: RichText | None = Field(description="Shown when a learner picks this option.")
+
+
+class ExportShortAnswerGap(_Export):
+    """A gap the learner types into."""
+
+    type: Literal["short_answer"]
+    answer: list[AcceptedAnswer] = ACCEPTED
+    case_sensitive: bool = CASE_SENSITIVE
+
+
+class ExportNumericalGap(_Export):
+    """A gap for a number, right within `answer` ± `tolerance`."""
+
+    type: Literal["numerical"]
+    answer: float = NUMBER
+    tolerance: float = TOLERANCE
+
+
+class ExportChoiceGap(_Export):
+    """A gap with a drop-down of options, one of them right."""
+
+    type: Literal["single_choice"]
+    options: list[ExportGapOption] = Field(min_length=2)
+    answer: OptionId = Field(description="The id of the right option.")
+
+
+ExportGap = Annotated[
+    ExportShortAnswerGap | ExportNumericalGap | ExportChoiceGap, Field(discriminator="type")
+]
+
+
+class ExportCloze(_ExportQuestion):
+    """A text with gaps, each `[[id]]` of the prompt a gap; each gap scores its share. The
+    prompt's HTML holds each gap as `[[id]]` too, never split by markup (in a right-to-left
+    language too), for a platform to replace with its field."""
+
+    type: Literal["cloze"]
+    gaps: dict[GapId, ExportGap] = Field(
+        min_length=1,
+        description="Each gap by its id, in the order of `gap_order`.",
+        json_schema_extra={"additionalProperties": False},
+    )
+    shuffle: bool = Field(
+        description="`false`: show each choice gap's options in the order given here; `true`: "
+        "a platform may shuffle them."
+    )
+    gap_order: list[GapId] = Field(
+        min_length=1,
+        description="The gap ids in the order the prompt has them (every key of `gaps` once): "
+        "what a platform numbers the gaps by, and what Moodle's cloze numbers them by. The "
+        "order of `gaps` says the same, but many JSON readers do not keep an object's order, "
+        "and JSON Schema cannot state it.",
+    )
+
+
+class ExportEssay(_ExportQuestion):
+    """A written answer, graded by a person; the explanation is a model answer."""
+
+    type: Literal["essay"]
+    grader_info: RichText | None = Field(
+        description="For graders only: what a full-mark answer says. Never show it to learners."
+    )
+    min_words: int | None = Field(ge=1, description="The fewest words an answer may have.")
+    max_words: int | None = Field(ge=1, description="The most words an answer may have.")
 
 
 class QuizExport(_Export):
@@ -124,7 +297,15 @@ class QuizExport(_Export):
     tags: list[Slug]
     questions: list[
         Annotated[
-            ExportSingleChoice | ExportMultipleChoice | ExportTrueFalse,
+            ExportSingleChoice
+            | ExportMultipleChoice
+            | ExportTrueFalse
+            | ExportNumerical
+            | ExportShortAnswer
+            | ExportMatching
+            | ExportOrdering
+            | ExportCloze
+            | ExportEssay,
             Field(discriminator="type"),
         ]
     ] = Field(min_length=1)
@@ -136,8 +317,9 @@ def export_schema() -> dict[str, Any]:
 
 
 _HEADER = ("$schema", "format_version", "quizbank_version")
-# Each model beside the export model of its data: the export writes every field of the model, in
-# the export model's order. Checked below, when this module loads.
+# Each model beside the export model of its data, and the keys the export adds to the model's
+# fields: the export writes every field of the model, in the export model's order. Checked below,
+# when this module loads, for every model a quiz holds.
 _EXPORTS: list[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = [
     (Quiz, QuizExport, _HEADER),
     (Guide, ExportGuide, ()),
@@ -145,7 +327,38 @@ _EXPORTS: list[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = [
     (SingleChoice, ExportSingleChoice, ()),
     (MultipleChoice, ExportMultipleChoice, ()),
     (TrueFalse, ExportTrueFalse, ()),
+    (Numerical, ExportNumerical, ()),
+    (ShortAnswer, ExportShortAnswer, ()),
+    (Pair, ExportPair, ()),
+    (Distractor, ExportDistractor, ()),
+    (Matching, ExportMatching, ()),
+    (OrderItem, ExportOrderItem, ()),
+    (Ordering, ExportOrdering, ()),
+    (GapOption, ExportGapOption, ()),
+    (ShortAnswerGap, ExportShortAnswerGap, ()),
+    (NumericalGap, ExportNumericalGap, ()),
+    (ChoiceGap, ExportChoiceGap, ()),
+    (Cloze, ExportCloze, ("gap_order",)),
+    (Essay, ExportEssay, ()),
 ]
+
+
+def model_classes(model: type[BaseModel]) -> list[type[BaseModel]]:
+    """`model` and every model its fields hold, at any depth (in lists, mappings, unions)."""
+    found: list[type[BaseModel]] = []
+
+    def visit(annotation: Any) -> None:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if annotation not in found:
+                found.append(annotation)
+                for field in annotation.model_fields.values():
+                    visit(field.annotation)
+            return
+        for argument in typing.get_args(annotation):
+            visit(argument)
+
+    visit(model)
+    return found
 
 
 def _export_keys(export: type[_Export]) -> tuple[str, ...]:
@@ -167,7 +380,20 @@ def unexported_fields(
     return sorted(found)
 
 
-if _unexported := unexported_fields():
+def unexported_models(
+    exports: Sequence[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = _EXPORTS,
+) -> list[str]:
+    """Models a quiz holds that have no export model: a new question type, or a new model
+    inside one, would otherwise be exported unchecked (or not at all)."""
+    exported = {model for model, _, _ in exports}
+    return [
+        f"{model.__name__} (no export model in _EXPORTS)"
+        for model in model_classes(Quiz)
+        if model not in exported
+    ]
+
+
+if _unexported := unexported_models() + unexported_fields():
     raise TypeError(f"the JSON export does not match the model: {', '.join(_unexported)}")
 
 
@@ -197,25 +423,134 @@ def _option(option: Option, lang: str) -> dict[str, Any]:
     }
 
 
-def _question(question: SingleChoice | MultipleChoice | TrueFalse, lang: str) -> dict[str, Any]:
+def _number(value: float) -> float:
+    """A number as the export model types it: a float (`3`, given as an int, is `3.0`)."""
+    return float(value)
+
+
+def _choice(question: SingleChoice | MultipleChoice, lang: str) -> dict[str, Any]:
+    answer = question.answer if isinstance(question, SingleChoice) else [*question.answer]
+    return {
+        "options": [_option(option, lang) for option in question.options],
+        "answer": answer,
+        "shuffle": question.shuffle,
+    }
+
+
+def _true_false(question: TrueFalse, lang: str) -> dict[str, Any]:
+    return {
+        "answer": question.answer,
+        "feedback_true": _optional_text(question.feedback_true, lang),
+        "feedback_false": _optional_text(question.feedback_false, lang),
+    }
+
+
+def _numerical(question: Numerical | NumericalGap, lang: str) -> dict[str, Any]:
+    return {"answer": _number(question.answer), "tolerance": _number(question.tolerance)}
+
+
+def _short_answer(question: ShortAnswer | ShortAnswerGap, lang: str) -> dict[str, Any]:
+    return {"answer": [*question.answer], "case_sensitive": question.case_sensitive}
+
+
+def _matching(question: Matching, lang: str) -> dict[str, Any]:
+    pairs = [
+        {"id": pair.id, "item": _text(pair.item, lang), "match": _title(pair.match, lang)}
+        for pair in question.pairs
+    ]
+    distractors = [{"id": d.id, "text": _title(d.text, lang)} for d in question.distractors]
+    return {"pairs": pairs, "distractors": distractors, "shuffle": question.shuffle}
+
+
+def _ordering(question: Ordering, lang: str) -> dict[str, Any]:
+    return {"items": [{"id": item.id, "text": _text(item.text, lang)} for item in question.items]}
+
+
+def _choice_gap(gap: ChoiceGap, lang: str) -> dict[str, Any]:
+    options = [
+        {
+            "id": option.id,
+            "text": _title(option.text, lang),
+            "feedback": _optional_text(option.feedback, lang),
+        }
+        for option in gap.options
+    ]
+    return {"options": options, "answer": gap.answer}
+
+
+_GAPS: dict[type[BaseModel], Callable[[Any, str], dict[str, Any]]] = {
+    ShortAnswerGap: _short_answer,
+    NumericalGap: _numerical,
+    ChoiceGap: _choice_gap,
+}
+
+
+# Private-use characters stand for the gaps while a cloze prompt is rendered: no Markdown or
+# bidi isolation touches them (an Urdu page isolates Latin runs: `[[<bdi>what</bdi>]]`).
+_GAP_MARK = 0xE000
+
+
+def _cloze_prompt(prompt: str, lang: str) -> dict[str, str]:
+    """A cloze prompt whose HTML holds each gap as `[[id]]`, as its Markdown does."""
+    ids = GAP.findall(prompt)
+    if any(_GAP_MARK <= ord(char) < _GAP_MARK + len(ids) for char in prompt):
+        return _text(prompt, lang)  # the author wrote one of the marks: rendered as it is
+    marks = iter(range(len(ids)))
+    marked = GAP.sub(lambda gap: chr(_GAP_MARK + next(marks)), prompt)
+    html = to_html(marked, lang)
+    for number, gap_id in enumerate(ids):
+        html = html.replace(chr(_GAP_MARK + number), f"[[{gap_id}]]")
+    return {"markdown": prompt, "html": html}
+
+
+def _cloze(question: Cloze, lang: str) -> dict[str, Any]:
+    """The gaps in the prompt's order, and that order as a list too (see `ExportCloze`)."""
+    order = question.gap_order
+    gaps = {
+        gap_id: {"type": gap.type, **_GAPS[type(gap)](gap, lang)}
+        for gap_id in order
+        for gap in (question.gaps[gap_id],)
+    }
+    return {
+        "prompt": _cloze_prompt(question.prompt, lang),
+        "gaps": gaps,
+        "shuffle": question.shuffle,
+        "gap_order": order,
+    }
+
+
+def _essay(question: Essay, lang: str) -> dict[str, Any]:
+    return {
+        "grader_info": _optional_text(question.grader_info, lang),
+        "min_words": question.min_words,
+        "max_words": question.max_words,
+    }
+
+
+# Each question type's own fields, in its export model's order, after the shared ones.
+_TYPES: dict[type[BaseModel], Callable[[Any, str], dict[str, Any]]] = {
+    SingleChoice: _choice,
+    MultipleChoice: _choice,
+    TrueFalse: _true_false,
+    Numerical: _numerical,
+    ShortAnswer: _short_answer,
+    Matching: _matching,
+    Ordering: _ordering,
+    Cloze: _cloze,
+    Essay: _essay,
+}
+
+
+def _question(question: Question, lang: str) -> dict[str, Any]:
     """One question with the fields of its export model, in that model's order."""
-    data: dict[str, Any] = {
+    return {
         "id": question.id,
         "type": question.type,
         "prompt": _text(question.prompt, lang),
         "explanation": _text(question.explanation, lang),
         "points": float(question.points),  # a default of 1 is an int until it is dumped
+        **_TYPES[type(question)](question, lang),
     }
-    if isinstance(question, TrueFalse):
-        data["answer"] = question.answer
-        data["feedback_true"] = _optional_text(question.feedback_true, lang)
-        data["feedback_false"] = _optional_text(question.feedback_false, lang)
-    else:
-        data["options"] = [_option(option, lang) for option in question.options]
-        data["answer"] = (
-            question.answer if isinstance(question, SingleChoice) else [*question.answer]
-        )
-    return data
 
 
 def export_data(quiz: Quiz) -> dict[str, Any]:
@@ -259,9 +594,21 @@ def _dumps(data: object, indent: int, *, small_floats: bool = False) -> bytes:
     return to_json(data, indent=indent or None) + b"\n"
 
 
+def _numbers(quiz: Quiz) -> Iterator[float]:
+    """Every number the export writes as a float: points, answers and tolerances."""
+    for question in quiz.questions:
+        yield question.points
+        if isinstance(question, Numerical):
+            yield from (question.answer, question.tolerance)
+        elif isinstance(question, Cloze):
+            for gap in question.gaps.values():
+                if isinstance(gap, NumericalGap):
+                    yield from (gap.answer, gap.tolerance)
+
+
 def export_json(quiz: Quiz, indent: int) -> bytes:
     """The export file of a quiz: its export data as UTF-8 JSON."""
-    small_floats = any(question.points < _POSITIONAL_FLOATS for question in quiz.questions)
+    small_floats = any(0 < abs(number) < _POSITIONAL_FLOATS for number in _numbers(quiz))
     return _dumps(export_data(quiz), indent, small_floats=small_floats)
 
 
