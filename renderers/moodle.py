@@ -141,6 +141,17 @@ _PLUGINFILE = re.compile(r"(?:@|&#0*64;|(?i:&#x0*40;|&commat;))(?:<[^<>]*>)*(?=P
 _MLANG_TAG = re.compile(r"\{(?=(?:\s|<[^<>]*>)*mlang)", re.IGNORECASE)
 
 
+# An author's `{` that a multianswer question would take for an embedded answer (`{1:SA:…}`) or
+# for one of its placeholders (`{#1}`, which Moodle's export also replaces in the name and the
+# feedback), tags allowed after it (Urdu's `{<bdi>#1</bdi>}`): a word joiner after it.
+_BRACE = re.compile(r"\{(?=(?:<[^<>]*>)*[#:0-9])")
+
+
+def _braces_inert(text: str) -> str:
+    """A text of a cloze question in which Moodle finds no gap or placeholder of its own."""
+    return _BRACE.sub("{" + _WORD_JOINER, text) if "{" in text else text
+
+
 def _joined(match: re.Match[str]) -> str:
     return match[0] + _WORD_JOINER
 
@@ -401,17 +412,21 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         kind = type(first)
         same = [(lang, q) for lang, q in versions if type(q) is kind]
         written = self._writers[kind](first, same, self._settings([lang for lang, _ in same]))
+        name = _question_name(first)
         questiontext = written.questiontext
+        explanation = _html(same, _EXPLANATION, self._syntax)
         if questiontext is None:
             questiontext = _html(same, _PROMPT, self._syntax)
+        else:  # a cloze's: Moodle's export replaces each `{#1}` of the question, name and all
+            name, explanation = _braces_inert(name), _braces_inert(explanation)
         grade = f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n" if written.graded else ""
         return (
             f'  <question type="{written.kind}">\n'
             "    <name>\n"
-            f"      <text>{_cdata(_question_name(first))}</text>\n"
+            f"      <text>{_cdata(name)}</text>\n"
             "    </name>\n"
             f"{_field('questiontext', questiontext)}"
-            f"{_field('generalfeedback', _html(same, _EXPLANATION, self._syntax))}"
+            f"{_field('generalfeedback', explanation)}"
             f"{grade}"
             f"    <penalty>{written.penalty}</penalty>\n"
             "    <hidden>0</hidden>\n"

@@ -337,11 +337,10 @@ def _gap_plain(versions: m.Versions[Any], get: Callable[[Any], str], syntax: m.S
     of the file (Moodle filters each choice with format_text before it lists it)."""
     texts = [(lang, escape(" ".join(to_plain(get(item)).split()), quote=False))
              for lang, item in versions]  # fmt: skip
+    texts = [(lang, m._inert(text)) for lang, text in texts]
     if len(texts) == 1 or len({text for _, text in texts}) == 1:
-        return m._inert(texts[0][1])
-    if syntax == "mlang2":
-        return m._inert(m._mlang2(texts))
-    return m._inert(spans(texts))
+        return texts[0][1]
+    return m._mlang2(texts) if syntax == "mlang2" else spans(texts)
 
 
 def _short_answer_gap(weight: str, gaps: m.Versions[ShortAnswerGap], settings: _Gaps) -> str:
@@ -378,9 +377,6 @@ _GAP_WRITERS: dict[type, Callable[[str, Any, _Gaps], str]] = {
 # gap, which Markdown and the Urdu renderer leave alone.
 _MARK = 0xF0000
 _MARKS = re.compile("[\U000f0000-\U000f00ff]")
-# An author's `{` that Moodle would read as an embedded answer (`{1:SA:…}`) or one of its
-# placeholders (`{#1}`), tags allowed between: a word joiner after it keeps it text.
-_BRACE = re.compile(r"\{(?=(?:<[^<>]*>)*(?:[0-9]*:|#[0-9]))")
 _TAG_OR_MARK = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)[^<>]*>|[\U000f0000-\U000f00ff]")
 _EMPTY_ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9]*)(?: [^<>]*)?></\1>")
 _VOID = frozenset({"br", "hr", "img", "wbr"})
@@ -389,11 +385,6 @@ _VOID = frozenset({"br", "hr", "img", "wbr"})
 def _marked(question: Cloze, order: dict[str, int]) -> str:
     """The prompt with each `[[id]]` as its gap's mark."""
     return GAP.sub(lambda gap: chr(_MARK + order[gap[1]]), question.prompt)
-
-
-def _text_html(html: str) -> str:
-    """An author's HTML with every `{` Moodle could take for its own made text."""
-    return _BRACE.sub("{\u2060", html) if "{" in html else html
 
 
 def _balanced_pieces(html: str) -> list[str]:
@@ -426,7 +417,7 @@ def _span_pieces(lang: str, marked: str) -> list[str]:
         inside = html[3:-4]
     else:
         inside = m.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
-    return _balanced_pieces(_text_html(m._inert(inside)))
+    return _balanced_pieces(m._braces_inert(m._inert(inside)))
 
 
 def _cloze_text(
@@ -438,13 +429,13 @@ def _cloze_text(
     marked = [(lang, _marked(question, marks)) for lang, question in versions]
     if len(marked) == 1:
         lang, text = marked[0]
-        html = _text_html(m._localised(text, lang, inline=False))
+        html = m._braces_inert(m._localised(text, lang, inline=False))
         return _MARKS.sub(lambda mark: gaps[ord(mark[0]) - _MARK], html)
     expected = [chr(_MARK + n) for n in range(len(gaps))]
     marked = [(lang, text) for lang, text in marked if _MARKS.findall(text) == expected]
     if syntax == "mlang2":
         pieces = [
-            (lang, _MARKS.split(_text_html(m._localised(text, lang, inline=False))))
+            (lang, _MARKS.split(m._braces_inert(m._localised(text, lang, inline=False))))
             for lang, text in marked
         ]
     else:
