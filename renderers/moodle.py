@@ -1,7 +1,8 @@
 """Moodle XML, written the way Moodle's importer reads it (question/format/xml/format.php).
 
-One file per quiz and language: a category question first, then a `multichoice` or `truefalse`
-question per question. Every text an author wrote (names, the category path, HTML, tags, the
+One file per quiz and language: a category question first, then a question per question, each
+type written by its writer in moodle_types.py (multichoice, truefalse, numerical, shortanswer,
+match, ordering, multianswer, essay). Every text an author wrote (names, the category path, HTML, tags, the
 idnumber) is in CDATA: outside CDATA, Moodle's XML reader (lib/xmlize.php) drops a chunk of
 character data that is only white space, and it reads `A & بی` escaped as the chunks `A `, `&`,
 ` ` and `بی`, so it stored `A &بی`. A `]]>` in a text ends one CDATA section and starts another.
