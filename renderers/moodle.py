@@ -2,10 +2,11 @@
 
 One file per quiz and language: a category question first, then a question per question, each
 type written by its writer in moodle_types.py (multichoice, truefalse, numerical, shortanswer,
-match, ordering, multianswer, essay). Every text an author wrote (names, the category path, HTML, tags, the
-idnumber) is in CDATA: outside CDATA, Moodle's XML reader (lib/xmlize.php) drops a chunk of
-character data that is only white space, and it reads `A & بی` escaped as the chunks `A `, `&`,
-` ` and `بی`, so it stored `A &بی`. A `]]>` in a text ends one CDATA section and starts another.
+match, ordering, multianswer, essay). Every text an author wrote (names, the category path,
+HTML, tags, the idnumber) is in CDATA: outside CDATA, Moodle's XML reader (lib/xmlize.php)
+drops a chunk of character data that is only white space, and it reads `A & بی` escaped as the
+chunks `A `, `&`, ` ` and `بی`, so it stored `A &بی`. A `]]>` in a text ends one CDATA section
+and starts another.
 
 What Moodle would read as its own markup in an author's text is made inert, in every file and
 every text: `@@PLUGINFILE@@`, which Moodle turns into the URL of one of the question's files, has
