@@ -265,10 +265,29 @@ def test_interface_strings_come_from_the_catalog(
 def test_script_data(site: dict[str, Path]) -> None:
     quiz = load(CONTENT, "ur", QUIZ_ID)
     data = script_data(quiz_page(site, "ur"))
-    assert data["key"] == {q.id: list(q.answer_ids) for q in quiz.questions}
+    assert data["questions"] == {
+        q.id: {
+            "type": "single_choice",
+            "points": 1,
+            "grades": {o.id: 1.0 if o.id == q.answer else 0.0 for o in q.options},  # type: ignore[union-attr]
+            "shuffle": True,
+        }
+        for q in quiz.questions
+    }
     assert data["score"] == "آپ کا اسکور: %(total)s میں سے %(score)s (%(percent)s)"
-    assert data["numbers"] == [str(n) for n in range(9)]
-    assert data["percents"] == ["0%", "13%", "25%", "38%", "50%", "63%", "75%", "88%", "100%"]
+    assert data["points"] == "نمبر: %(total)s میں سے %(score)s"
+    # Babel's number format for Urdu: its digits, symbols, grouping and percent pattern.
+    assert data["number"] == {
+        "digits": "0123456789",
+        "decimal": ".",
+        "group": ",",
+        "grouping": [3, 3],
+        "decimals": 2,
+        "percent": ["", "%"],
+        "percent_grouping": [3, 3],
+    }
+    assert data["unanswered"][0] == "" and len(data["unanswered"]) == 9
+    assert data["essays"] == ""  # no essay in this quiz
     assert data["shuffle"] is False
     assert script_data(quiz_page(site, "en"))["score"] == (
         "Your score: %(score)s of %(total)s (%(percent)s)"
@@ -306,11 +325,12 @@ def test_every_question_type(mixed: dict[str, Path]) -> None:
     assert "تمام درست جوابات منتخب کریں۔" in page  # noqa: RUF001 - the checkbox hint, Urdu full stop
     assert "جوابات دکھائیں" in page  # plural: two right options
     (fieldset,) = elements.find("fieldset", id="q-pick-formats")
-    assert fieldset["aria-describedby"] == "q-pick-formats-prompt q-pick-formats-hint"
-    assert script_data(page)["key"] == {
-        "pick-formats": ["a", "c"],
-        "pickle-runs-code": ["true"],
-        "index-file": ["a"],
+    assert fieldset["aria-describedby"] == "q-pick-formats--prompt q-pick-formats--hint"
+    grades = {q: spec["grades"] for q, spec in script_data(page)["questions"].items()}  # type: ignore[attr-defined]
+    assert grades == {
+        "pick-formats": {"a": 0.5, "b": -1.0, "c": 0.5},
+        "pickle-runs-code": {"true": 1.0, "false": 0.0},
+        "index-file": {"a": 1.0, "b": 0.0},
     }
     english = quiz_page(mixed, "en", "mixed-types")
     assert '<span class="text">True</span>' in english

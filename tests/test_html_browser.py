@@ -77,11 +77,19 @@ class Opened:
         self.url = path.as_uri()
         self.page.goto(self.url)
 
-    def key(self) -> dict[str, list[str]]:
-        key: dict[str, list[str]] = self.page.evaluate(
-            "JSON.parse(document.getElementById('quiz-data').textContent).key"
+    def data(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.page.evaluate(
+            "JSON.parse(document.getElementById('quiz-data').textContent)"
         )
-        return key
+        return data
+
+    def key(self) -> dict[str, list[str]]:
+        """The choice questions' right options (a positive grade), by question."""
+        return {
+            question: [option for option, grade in spec["grades"].items() if grade > 0]
+            for question, spec in self.data()["questions"].items()
+            if "grades" in spec
+        }
 
     def values(self, question: str) -> list[str]:
         values: list[str] = self.page.eval_on_selector_all(
@@ -405,16 +413,20 @@ def test_every_question_type(
     true_label = {"en": "True", "ur": "درست"}[lang]
     expect(page.locator("#q-pickle-runs-code .text").first).to_have_text(true_label)
 
-    # Half of a multiple-choice answer is wrong; true and the single choice are right.
+    # Half of a multiple-choice answer: half its points, as Moodle gives them; true and the
+    # single choice are right.
     opened.answer(lambda key, values: key[:1])
     opened.submit()
-    expect(page.locator("#q-pick-formats .verdict.wrong")).to_be_visible()
+    expect(page.locator("#q-pick-formats .verdict.partial")).to_be_visible()
+    expect(page.locator("#q-pick-formats .points")).to_have_text(
+        {"en": "Points: 0.5 of 1", "ur": "نمبر: 1 میں سے 0.5"}[lang]
+    )
     expect(page.locator("#q-pick-formats .option.is-answer")).to_have_count(2)
     expect(page.locator("#q-pickle-runs-code .verdict.right")).to_be_visible()
     expect(page.locator("#q-pickle-runs-code .feedback:visible")).to_have_count(1)
     assert (
         opened.score()
-        == {"en": "Your score: 2 of 3 (67%)", "ur": "آپ کا اسکور: 3 میں سے 2 (67%)"}[lang]
+        == {"en": "Your score: 2.5 of 3 (83%)", "ur": "آپ کا اسکور: 3 میں سے 2.5 (83%)"}[lang]
     )
 
     page.locator("button.retry").click()

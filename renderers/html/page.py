@@ -6,20 +6,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
-from quizbank.i18n import (
-    N_,
-    format_fraction_percent,
-    format_number,
-    gettext_for,
-    ngettext_for,
-)
-from quizbank.locales import direction, language_name
+from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
+from quizbank.locales import direction, language_name, locale_for
+from quizbank.model import Essay, Question
 from quizbank.renderer import QuizSummary, QuizTranslations
 
 from .environment import asset, environment
-from .questions import answer_key, block_html, questions_html
+from .questions import (
+    ESSAYS_NOT_SCORED,
+    MOVED,
+    POINTS,
+    WORDS,
+    answer_key,
+    block_html,
+    questions_html,
+)
 
 # The score line, filled in by the page's script.
 # Translators: the learner's score after submitting, e.g. "Your score: 6 of 8 (75%)". Move the
@@ -49,20 +53,42 @@ def quiz_href(lang: str, quiz_id: str) -> str:
     return f"{lang}/{quiz_id}.html"  # both checked to be plain names, with no slash or dot
 
 
-def script_data(key: dict[str, list[str]], total: int, lang: str, shuffle: bool) -> dict[str, Any]:
-    """What the page's script needs: the key, the score message and numbers formatted by Babel.
-
-    Every score the learner can get (0 to `total`) is formatted here, with Babel, as a number
-    and as a percentage; the script only picks one. So the page's numbers all come from Babel's
-    locale data, never from whatever locale data the learner's browser happens to ship.
-    """
+def number_format(lang: str) -> dict[str, Any]:
+    """How `lang` writes numbers, from Babel's locale data, for the page's script to format
+    scores with: its digits, decimal and group symbols, grouping sizes, and the prefix and
+    suffix of its percentages. So the page's numbers all come from Babel, never from whatever
+    locale data the learner's browser happens to ship. Scores show at most two decimals
+    (Moodle's default for marks), percentages none, both rounded half up."""
+    locale = locale_for(lang)
+    decimal, percent = locale.decimal_formats[None], locale.percent_formats[None]
     return {
-        "key": key,
+        "digits": "".join(format_decimal(digit, locale=locale) for digit in range(10)),
+        "decimal": get_decimal_symbol(locale),
+        "group": get_group_symbol(locale),
+        "grouping": list(decimal.grouping),
+        "decimals": 2,
+        "percent": [percent.prefix[0], percent.suffix[0]],
+        "percent_grouping": list(percent.grouping),
+    }
+
+
+def script_data(questions: Sequence[Question], lang: str, shuffle: bool) -> dict[str, Any]:
+    """What the page's script needs: how to grade each question, the interface strings it
+    fills in, and Babel's number format for the page's language."""
+    gettext = gettext_for(lang)
+    scored = sum(not isinstance(question, Essay) for question in questions)
+    return {
+        "questions": answer_key(questions),
         "shuffle": shuffle,
-        "score": gettext_for(lang)(SCORE_MESSAGE),
-        "numbers": [format_number(n, lang) for n in range(total + 1)],
-        "percents": [format_fraction_percent(n / total, lang) for n in range(total + 1)],
-        "unanswered": [_unanswered(n, lang) for n in range(total + 1)],
+        "score": gettext(SCORE_MESSAGE),
+        "points": gettext(POINTS),
+        "moved": gettext(MOVED),
+        "words": gettext(WORDS),
+        "essays": gettext(ESSAYS_NOT_SCORED) if scored < len(questions) else "",
+        "correct": gettext("Correct"),
+        "incorrect": gettext("Incorrect"),
+        "number": number_format(lang),
+        "unanswered": [_unanswered(n, lang) for n in range(scored + 1)],
     }
 
 
@@ -94,7 +120,7 @@ def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
             questions=questions_html(content.questions, lang),
             total=total,
             others=others,
-            data=script_data(answer_key(content.questions), total, lang, shuffle),
+            data=script_data(content.questions, lang, shuffle),
             css=asset("quiz.css"),
             js=asset("quiz.js"),
         )

@@ -3,23 +3,48 @@
 A page can hold thousands of questions, and a template escaped and wrapped some thirty values for
 each of them: most of the renderer's time. So each question is written here, with f-strings, from
 parts that are safe already: the content through `quizbank.markup.to_html` (which escapes raw
-HTML and bidi-isolates Latin runs in right-to-left languages), ids and interface strings through
-`escape`. The page's template receives each question as `Markup` and stays autoescaped.
+HTML and bidi-isolates Latin runs in right-to-left languages), plain texts (a drop-down's
+choices) through `to_plain` and `escape`, ids and interface strings through `escape`. The page's
+template receives each question as `Markup` and stays autoescaped.
+
+Each type is one unit: `WRITERS` maps a model class to the function that writes its HTML, and
+`SPECS` to the function that gives the page's script what it grades with (assets/quiz.js has
+the matching table of handlers). Ids inside a question join their parts with `--`, which no
+question, option, pair, item or gap id can contain, so they never collide.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
-from quizbank.i18n import gettext_for, ngettext_for
-from quizbank.locales import direction
-from quizbank.markup import to_html
-from quizbank.model import MultipleChoice, Question, TrueFalse
+from quizbank.grading import option_grades
+from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
+from quizbank.locales import direction, is_rtl, locale_for
+from quizbank.markup import to_html, to_plain
+from quizbank.model import (
+    ChoiceGap,
+    Cloze,
+    Essay,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    NumericalGap,
+    Ordering,
+    Question,
+    ShortAnswer,
+    ShortAnswerGap,
+    SingleChoice,
+    TrueFalse,
+)
 
 from .environment import number_html
 
@@ -29,6 +54,18 @@ ICON = (
 )
 RIGHT_ICON = ICON.format(path="M4 12.5l5 5L20 6.5")
 WRONG_ICON = ICON.format(path="M6 6l12 12M18 6L6 18")
+PARTIAL_ICON = ICON.format(path="M4 12.5l5 5L20 6.5M13 19h7")
+UP_ICON = ICON.format(path="M12 19V5M5 12l7-7 7 7")
+DOWN_ICON = ICON.format(path="M12 5v14M5 12l7 7 7-7")
+
+# Interface strings the page's script fills in (page.py passes them in its data).
+# Translators: the points a question earned after submitting, e.g. "Points: 1.5 of 3".
+POINTS = N_("Points: %(score)s of %(total)s")
+# Translators: said by a screen reader after an item of an ordering question moved.
+MOVED = N_("%(item)s is now at position %(position)s of %(total)s")
+# Translators: the live word count under an essay's text area.
+WORDS = N_("Words: %(count)s")
+ESSAYS_NOT_SCORED = N_("Essay questions are not scored here.")
 
 
 @dataclass(frozen=True)
@@ -43,6 +80,15 @@ class Labels:
     explanation: str
     true: str
     false: str
+    your_answer: str
+    choose: str
+    move_up: str
+    move_down: str
+    gap: str  # "Gap %(num)s of %(total)s", escaped
+    fill_gaps: str
+    model_answer: str
+    essay_verdict: str
+    arrow: str
 
 
 @lru_cache(maxsize=16)
@@ -50,6 +96,7 @@ def labels(lang: str) -> Labels:
     """The interface strings of the questions in `lang`, from its catalog."""
     gettext = gettext_for(lang)
     right, wrong = escape(gettext("Correct")), escape(gettext("Incorrect"))
+    partial = escape(gettext("Partly correct"))
     unanswered = escape(gettext("Not answered"))
     return Labels(
         # Translators: the numbers come formatted; Urdu: "سوال %(num)s از %(total)s".
@@ -58,13 +105,27 @@ def labels(lang: str) -> Labels:
         hint=escape(gettext("Choose all that apply.")),
         verdicts=(
             f'<p class="verdict right" hidden>{RIGHT_ICON} {right}</p>\n'
+            f'<p class="verdict partial" hidden>{PARTIAL_ICON} {partial}</p>\n'
             f'<p class="verdict wrong" hidden>{WRONG_ICON} {wrong}</p>\n'
             f'<p class="verdict unanswered" hidden>{unanswered}</p>\n'
+            '<p class="points" hidden></p>\n'
         ),
         answer=escape(gettext("Answer")),
         explanation=escape(gettext("Explanation")),
         true=escape(gettext("True")),
         false=escape(gettext("False")),
+        your_answer=escape(gettext("Your answer")),
+        choose=escape(gettext("Choose…")),
+        move_up=escape(gettext("Move up")),
+        move_down=escape(gettext("Move down")),
+        # Translators: the accessible name of a gap in a text; the numbers come formatted.
+        gap=str(escape(gettext("Gap %(num)s of %(total)s"))),
+        fill_gaps=escape(gettext("Fill in the gaps.")),
+        model_answer=escape(gettext("Model answer")),
+        essay_verdict=(
+            f'<p class="verdict unscored" hidden>{escape(gettext(ESSAYS_NOT_SCORED))}</p>\n'
+        ),
+        arrow="←" if is_rtl(lang) else "→",
     )
 
 
@@ -84,6 +145,19 @@ def show_answer(lang: str, count: int) -> str:
     show = escape(ngettext("Show answer", "Show answers", count))
     hide = escape(ngettext("Hide answer", "Hide answers", count))
     return f'<span class="when-closed">{show}</span><span class="when-open">{hide}</span>'
+
+
+@lru_cache(maxsize=4096, typed=True)
+def exact_number(number: float, lang: str) -> str:
+    """A number as `lang` writes it, by Babel, with every digit it has (0.0005 stays 0.0005)."""
+    value = Decimal(repr(number)).normalize()
+    if value == value.to_integral_value():
+        value = value.quantize(Decimal(1))
+    return format_decimal(value, locale=locale_for(lang), decimal_quantization=False)
+
+
+def exact_number_html(number: float, lang: str) -> str:
+    return f"<bdi>{escape(exact_number(number, lang))}</bdi>"
 
 
 def _block(text: str, lang: str) -> str:
@@ -112,6 +186,80 @@ def _feedback(text: str | None, lang: str) -> str:
     return _block(text, lang) if text else ""
 
 
+def _plain(text: str) -> str:
+    """A text where no markup may go (a drop-down's choice): its words, escaped."""
+    return str(escape(to_plain(text)))
+
+
+class Head(NamedTuple):
+    """What the writer of every type gets besides its question."""
+
+    qid: str  # the question's id, escaped
+    legend: str
+    shared: Labels
+    lang: str
+
+
+def _start(head: Head, prompt: str, *, hint: str = "", legend_text: str = "") -> str:
+    """The fieldset's opening, its legend, and whatever the legend leaves out (a long prompt,
+    a hint), which the fieldset points at. `legend_text` replaces the prompt in the legend."""
+    qid = head.qid
+    inline, block = ("", prompt) if legend_text else _prompt(prompt, head.lang)
+    described = [f"q-{qid}--prompt"] if block and not legend_text else []
+    if hint:
+        described.append(f"q-{qid}--hint")
+    aria = f' aria-describedby="{" ".join(described)}"' if described else ""
+    shown = legend_text or inline
+    return "".join(
+        (
+            f'<fieldset class="question" id="q-{qid}" data-question="{qid}"{aria}>\n',
+            f'<legend><span class="number">{head.legend}</span>\n',
+            f'<span class="prompt">{shown}</span>' if shown else "",
+            "</legend>\n",
+            f'<div class="prompt" id="q-{qid}--prompt">{block}</div>' if block else "",
+            f'<p class="hint" id="q-{qid}--hint">{hint}</p>' if hint else "",
+        )
+    )
+
+
+def _list(items: Sequence[str], tag: str = "ul") -> str:
+    return f"<{tag}>{''.join(f'<li>{item}</li>' for item in items)}</{tag}>"
+
+
+def _end(
+    head: Head,
+    answer: str,
+    count: int,
+    explanation: str,
+    *,
+    answer_label: str = "",
+    explanation_label: str = "",
+    verdicts: str = "",
+) -> str:
+    """The verdicts and the closed `<details>` with the right answer (`count` of them, as HTML;
+    none for an essay) and the explanation."""
+    shared = head.shared
+    right = f"<dt>{answer_label or shared.answer}</dt>\n<dd>{answer}</dd>\n" if answer else ""
+    return (
+        f"{verdicts or shared.verdicts}"
+        '<details class="answer">\n'
+        f"<summary>{show_answer(head.lang, count)}</summary>\n"
+        f"<dl>\n{right}"
+        f"<dt>{explanation_label or shared.explanation}</dt>\n"
+        f"<dd>{_block(explanation, head.lang)}</dd>\n</dl>\n"
+        "</details>\n"
+        "</fieldset>\n"
+    )
+
+
+def _answers(answers: Sequence[str], tag: str = "ul") -> tuple[str, int]:
+    """One right answer as it is, several as a list; and how many."""
+    return (answers[0] if len(answers) == 1 else _list(answers, tag)), len(answers)
+
+
+# Choice questions: single_choice, multiple_choice and true_false.
+
+
 class Choice(NamedTuple):
     """One option of a question: its id, and its label and feedback (empty if none) as HTML."""
 
@@ -120,12 +268,14 @@ class Choice(NamedTuple):
     feedback: str
 
 
-def _choices(question: Question, shared: Labels, lang: str) -> list[Choice]:
+def _choices(question: SingleChoice | MultipleChoice | TrueFalse, head: Head) -> list[Choice]:
     if isinstance(question, TrueFalse):
+        shared = head.shared
         return [
-            Choice("true", shared.true, _feedback(question.feedback_true, lang)),
-            Choice("false", shared.false, _feedback(question.feedback_false, lang)),
+            Choice("true", shared.true, _feedback(question.feedback_true, head.lang)),
+            Choice("false", shared.false, _feedback(question.feedback_false, head.lang)),
         ]
+    lang = head.lang
     return [
         Choice(option.id, to_html(option.text, lang, inline=True), _feedback(option.feedback, lang))
         for option in question.options
@@ -142,55 +292,262 @@ def _option(choice: Choice, input_type: str, name: str) -> str:
     )
 
 
-def _fieldset(qid: str, prompt_block: bool, checkbox: bool) -> str:
-    """The opening tag, pointing at what the legend leaves out: a long prompt, the hint."""
-    described = [f"q-{qid}-prompt"] if prompt_block else []
-    if checkbox:
-        described.append(f"q-{qid}-hint")
-    ids = " ".join(described)
-    aria = f' aria-describedby="{ids}"' if ids else ""
-    return f'<fieldset class="question" id="q-{qid}" data-question="{qid}"{aria}>\n'
-
-
-def _answer(answers: list[str], explanation: str, shared: Labels, lang: str) -> str:
-    """The closed `<details>` with the right answers and the explanation."""
-    if len(answers) == 1:
-        answer = f"<dd>{answers[0]}</dd>"
-    else:
-        answer = f"<dd><ul>{''.join(f'<li>{label}</li>' for label in answers)}</ul></dd>"
+def _choice_html(question: SingleChoice | MultipleChoice | TrueFalse, head: Head) -> str:
+    checkbox = isinstance(question, MultipleChoice)
+    input_type = "checkbox" if checkbox else "radio"
+    choices = _choices(question, head)
+    right = set(question.answer_ids)
+    answer, count = _answers([choice.label for choice in choices if choice.id in right])
     return (
-        '<details class="answer">\n'
-        f"<summary>{show_answer(lang, len(answers))}</summary>\n"
-        f"<dl>\n<dt>{shared.answer}</dt>\n{answer}\n"
-        f"<dt>{shared.explanation}</dt>\n<dd>{_block(explanation, lang)}</dd>\n</dl>\n"
-        "</details>\n"
+        f"{_start(head, question.prompt, hint=head.shared.hint if checkbox else '')}"
+        f'<div class="options" dir="{head.shared.options_dir}">\n'
+        f"{''.join(_option(choice, input_type, head.qid) for choice in choices)}"
+        "</div>\n"
+        f"{_end(head, answer, count, question.explanation)}"
     )
+
+
+# Typed answers: numerical and short_answer, and the gaps of a cloze.
+
+
+def _field(head: Head, numeric: bool) -> str:
+    """A labelled text field for a typed answer."""
+    mode = ' inputmode="decimal"' if numeric else ""
+    return (
+        '<div class="response">\n'
+        f'<label for="q-{head.qid}--answer">{head.shared.your_answer}</label>\n'
+        f'<input type="text" id="q-{head.qid}--answer" name="{head.qid}"{mode}'
+        ' autocomplete="off" autocapitalize="off" spellcheck="false">\n'
+        "</div>\n"
+    )
+
+
+def _number_answer(answer: float, tolerance: float, lang: str) -> str:
+    """`0.9 ± 0.005`, each number by Babel (in Urdu the reader meets 0.9 first, on the right)."""
+    number = exact_number_html(answer, lang)
+    return f"{number} ± {exact_number_html(tolerance, lang)}" if tolerance else number
+
+
+def _accepted(answers: Sequence[str]) -> list[str]:
+    return [f"<bdi>{escape(answer)}</bdi>" for answer in answers]
+
+
+def _numerical_html(question: Numerical, head: Head) -> str:
+    answer = _number_answer(question.answer, question.tolerance, head.lang)
+    return (
+        f"{_start(head, question.prompt)}{_field(head, numeric=True)}"
+        f"{_end(head, answer, 1, question.explanation)}"
+    )
+
+
+def _short_answer_html(question: ShortAnswer, head: Head) -> str:
+    answer, count = _answers(_accepted(question.answer))
+    return (
+        f"{_start(head, question.prompt)}{_field(head, numeric=False)}"
+        f"{_end(head, answer, count, question.explanation)}"
+    )
+
+
+# Matching: an item per row, each with a drop-down of every match and distractor.
+
+
+def _shuffled(question_id: str, items: Sequence[Any]) -> list[Any]:
+    """A fixed shuffle by the question's id: the page without JavaScript does not give the
+    answer away by its order, and the same source always gives the same page. Never the order
+    written, when it can differ (the script shuffles again on each attempt)."""
+    order = list(items)
+    random.Random(question_id).shuffle(order)
+    if len(order) > 1 and order == list(items):
+        order = order[1:] + order[:1]
+    return order
+
+
+def _select(attributes: str, choices: str, choose: str) -> str:
+    return f'<select {attributes}><option value="">{choose}</option>{choices}</select>'
+
+
+def _matching_html(question: Matching, head: Head) -> str:
+    qid, lang = head.qid, head.lang
+    choices = [(pair.id, pair.match) for pair in question.pairs]
+    choices += [(distractor.id, distractor.text) for distractor in question.distractors]
+    if question.shuffle:
+        choices = _shuffled(question.id, choices)
+    options = "".join(f'<option value="{cid}">{_plain(text)}</option>' for cid, text in choices)
+    rows = []
+    answers = []
+    for pair in question.pairs:
+        item = to_html(pair.item, lang, inline=True)
+        field = f"q-{qid}--{pair.id}"
+        select = _select(f'id="{field}" name="{qid}--{pair.id}"', options, head.shared.choose)
+        rows.append(
+            f'<div class="pair" data-pair="{pair.id}">\n'
+            f'<label for="{field}">{item}</label>\n{select}\n</div>\n'
+        )
+        answers.append(f"{item} {head.shared.arrow} {_plain(pair.match)}")
+    answer, count = _answers(answers)
+    return (
+        f"{_start(head, question.prompt)}"
+        f'<div class="pairs">\n{"".join(rows)}</div>\n'
+        f"{_end(head, answer, count, question.explanation)}"
+    )
+
+
+# Ordering: a list the learner reorders with two buttons per item.
+
+
+def _ordering_html(question: Ordering, head: Head) -> str:
+    qid, lang, shared = head.qid, head.lang, head.shared
+    texts = {item.id: to_html(item.text, lang, inline=True) for item in question.items}
+    rows = [
+        f'<li class="item" data-item="{item.id}">'
+        f'<span class="text" id="q-{qid}--{item.id}">{texts[item.id]}</span>'
+        '<span class="moves">'
+        f'<button type="button" class="move up" aria-describedby="q-{qid}--{item.id}">'
+        f'{UP_ICON}<span class="visually-hidden">{shared.move_up}</span></button>'
+        f'<button type="button" class="move down" aria-describedby="q-{qid}--{item.id}">'
+        f'{DOWN_ICON}<span class="visually-hidden">{shared.move_down}</span></button>'
+        "</span></li>\n"
+        for item in _shuffled(question.id, question.items)
+    ]
+    answer = _list([texts[item.id] for item in question.items], "ol")
+    return (
+        f"{_start(head, question.prompt)}"
+        f'<ol class="order">\n{"".join(rows)}</ol>\n'
+        f'<p class="announce" aria-live="polite"></p>\n'
+        f"{_end(head, answer, len(question.items), question.explanation)}"
+    )
+
+
+# Cloze: a text with a field or drop-down in place of each [[gap]].
+
+# A gap as the prompt's HTML has it: `[[id]]`, the id isolated in a right-to-left language.
+_GAP_HTML = re.compile(r"\[\[(?:<bdi>)?([a-z0-9_-]+)(?:</bdi>)?\]\]")
+
+
+def _gap_field(gap: Any, attributes: str, head: Head) -> str:
+    if isinstance(gap, ChoiceGap):
+        options = "".join(
+            f'<option value="{option.id}">{_plain(option.text)}</option>' for option in gap.options
+        )
+        return _select(f'class="gap" {attributes}', options, head.shared.choose)
+    mode = ' inputmode="decimal"' if isinstance(gap, NumericalGap) else ""
+    return (
+        f'<input type="text" class="gap" {attributes}{mode} size="12" autocomplete="off"'
+        ' autocapitalize="off" spellcheck="false">'
+    )
+
+
+def _gap_answer(gap: Any, lang: str) -> str:
+    if isinstance(gap, ChoiceGap):
+        (right,) = [option for option in gap.options if option.id == gap.answer]
+        return to_html(right.text, lang, inline=True)
+    if isinstance(gap, NumericalGap):
+        return _number_answer(gap.answer, gap.tolerance, lang)
+    return " / ".join(_accepted(gap.answer))
+
+
+def _cloze_html(question: Cloze, head: Head) -> str:
+    qid, lang = head.qid, head.lang
+    order = question.gap_order
+    total = escape(format_number(len(order), lang))
+    fields = {}
+    for n, gap_id in enumerate(order, 1):
+        name = head.shared.gap % {"num": escape(format_number(n, lang)), "total": total}
+        fields[gap_id] = _gap_field(
+            question.gaps[gap_id],
+            f'id="q-{qid}--{gap_id}" name="{qid}--{gap_id}" data-gap="{gap_id}"'
+            f' aria-label="{name}"',
+            head,
+        )
+    used: set[str] = set()
+
+    def field(match: re.Match[str]) -> str:
+        gap_id = match.group(1)
+        if gap_id not in fields or gap_id in used:
+            return match.group()
+        used.add(gap_id)
+        return fields[gap_id]
+
+    prompt = _block(question.prompt, lang)
+    text = _GAP_HTML.sub(field, prompt)
+    if missing := [fields[gap_id] for gap_id in order if gap_id not in used]:
+        text += f"<p>{' '.join(missing)}</p>"  # a gap Markdown kept as code: still answerable
+    # The right answer: the text again, each gap filled in.
+    answers = {gap_id: _gap_answer(gap, lang) for gap_id, gap in question.gaps.items()}
+    filled_in = _GAP_HTML.sub(
+        lambda match: (
+            f'<strong class="filled">{answers[match.group(1)]}</strong>'
+            if match.group(1) in answers
+            else match.group()
+        ),
+        prompt,
+    )
+    return (
+        f"{_start(head, text, legend_text=head.shared.fill_gaps)}\n"
+        f"{_end(head, filled_in, len(order), question.explanation)}"
+    )
+
+
+# Essay: a text area with a live word count; the explanation is the model answer.
+
+
+@lru_cache(maxsize=256)
+def _word_limits(low: int | None, high: int | None, lang: str) -> str:
+    ngettext = ngettext_for(lang)
+    numbers = {"min": number_html(low or 0, lang), "max": number_html(high or 0, lang)}
+    if low and high:
+        message = ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
+    elif low:
+        message = ngettext("At least %(min)s word", "At least %(min)s words", low)
+    elif high:
+        message = ngettext("At most %(max)s word", "At most %(max)s words", high)
+    else:
+        return ""
+    return str(escape(message) % numbers)
+
+
+def _essay_html(question: Essay, head: Head) -> str:
+    qid, shared = head.qid, head.shared
+    limits = _word_limits(question.min_words, question.max_words, head.lang)
+    shown = f'<span class="limits">{limits}</span> ' if limits else ""
+    end = _end(
+        head,
+        "",
+        1,
+        question.explanation,
+        explanation_label=shared.model_answer,
+        verdicts=shared.essay_verdict,
+    )
+    return (
+        f"{_start(head, question.prompt)}"
+        '<div class="response">\n'
+        f'<label for="q-{qid}--answer">{shared.your_answer}</label>\n'
+        f'<textarea id="q-{qid}--answer" name="{qid}" rows="6"'
+        f' aria-describedby="q-{qid}--words"></textarea>\n'
+        f'<p class="words" id="q-{qid}--words">{shown}<span class="count"></span></p>\n'
+        "</div>\n"
+        f"{end}"
+    )
+
+
+WRITERS: dict[type[Any], Callable[[Any, Head], str]] = {
+    SingleChoice: _choice_html,
+    MultipleChoice: _choice_html,
+    TrueFalse: _choice_html,
+    Numerical: _numerical_html,
+    ShortAnswer: _short_answer_html,
+    Matching: _matching_html,
+    Ordering: _ordering_html,
+    Cloze: _cloze_html,
+    Essay: _essay_html,
+}
 
 
 def question_html(question: Question, legend: str, shared: Labels, lang: str) -> Markup:
-    """One question as a `<fieldset>`: its legend and prompt, its options, and its answer."""
-    qid = escape(question.id)
-    inline, block = _prompt(question.prompt, lang)
-    checkbox = isinstance(question, MultipleChoice)
-    input_type = "checkbox" if checkbox else "radio"
-    choices = _choices(question, shared, lang)
-    right = set(question.answer_ids)
-    answers = [choice.label for choice in choices if choice.id in right]
-    parts = (
-        _fieldset(qid, bool(block), checkbox),
-        f'<legend><span class="number">{legend}</span>\n',
-        f'<span class="prompt">{inline}</span>' if inline else "",
-        "</legend>\n",
-        f'<div class="prompt" id="q-{qid}-prompt">{block}</div>' if block else "",
-        f'<p class="hint" id="q-{qid}-hint">{shared.hint}</p>' if checkbox else "",
-        f'<div class="options" dir="{shared.options_dir}">\n',
-        *(_option(choice, input_type, qid) for choice in choices),
-        "</div>\n",
-        shared.verdicts,
-        _answer(answers, question.explanation, shared, lang),
-        "</fieldset>\n",
-    )
-    return Markup("".join(parts))  # written from escaped ids and strings and to_html's output
+    """One question as a `<fieldset>`: its legend and prompt, its answer fields, its verdicts
+    and its closed answer, written by its type's writer."""
+    head = Head(str(escape(question.id)), legend, shared, lang)
+    return Markup(WRITERS[type(question)](question, head))  # from escaped and to_html parts
 
 
 def questions_html(questions: Sequence[Question], lang: str) -> Iterator[Markup]:
@@ -200,14 +557,81 @@ def questions_html(questions: Sequence[Question], lang: str) -> Iterator[Markup]
         yield question_html(question, legend, shared, lang)
 
 
-def answer_ids(question: Question) -> list[str]:
-    """The ids of a question's right options, in the order the page shows its options."""
-    if isinstance(question, TrueFalse):
-        return list(question.answer_ids)
-    right = set(question.answer_ids)
-    return [option.id for option in question.options if option.id in right]
+# What the page's script grades each type with (assets/quiz.js, `TYPES`). Every question has
+# its `type`; the scored ones their `points`. Grades are Moodle's: see quizbank.grading.
+
+Spec = dict[str, Any]
 
 
-def answer_key(questions: Sequence[Question]) -> dict[str, list[str]]:
-    """Question id to the ids of its right options, for the page's script."""
-    return {question.id: answer_ids(question) for question in questions}
+def _choice_spec(question: SingleChoice | MultipleChoice) -> Spec:
+    return {"grades": option_grades(question), "shuffle": question.shuffle}
+
+
+def _true_false_spec(question: TrueFalse) -> Spec:
+    return {"grades": {"true": float(question.answer), "false": float(not question.answer)}}
+
+
+def _numerical_spec(question: Numerical | NumericalGap) -> Spec:
+    return {"answer": question.answer, "tolerance": question.tolerance}
+
+
+def _short_answer_spec(question: ShortAnswer | ShortAnswerGap) -> Spec:
+    return {"answers": question.answer, "case_sensitive": question.case_sensitive}
+
+
+def _matching_spec(question: Matching) -> Spec:
+    return {"pairs": [pair.id for pair in question.pairs], "shuffle": question.shuffle}
+
+
+def _ordering_spec(question: Ordering) -> Spec:
+    return {"order": [item.id for item in question.items]}
+
+
+def _choice_gap_spec(gap: ChoiceGap) -> Spec:
+    return {"answer": gap.answer}
+
+
+GAP_SPECS: dict[type[Any], Callable[[Any], Spec]] = {
+    ShortAnswerGap: _short_answer_spec,
+    NumericalGap: _numerical_spec,
+    ChoiceGap: _choice_gap_spec,
+}
+
+
+def _cloze_spec(question: Cloze) -> Spec:
+    gaps = [
+        {"id": gap_id, "type": gap.type, **GAP_SPECS[type(gap)](gap)}
+        for gap_id in question.gap_order
+        for gap in (question.gaps[gap_id],)
+    ]
+    return {"gaps": gaps, "shuffle": question.shuffle}
+
+
+def _essay_spec(question: Essay) -> Spec:
+    return {}  # nothing to grade; and grader_info is for graders, never in the page
+
+
+SPECS: dict[type[Any], Callable[[Any], Spec]] = {
+    SingleChoice: _choice_spec,
+    MultipleChoice: _choice_spec,
+    TrueFalse: _true_false_spec,
+    Numerical: _numerical_spec,
+    ShortAnswer: _short_answer_spec,
+    Matching: _matching_spec,
+    Ordering: _ordering_spec,
+    Cloze: _cloze_spec,
+    Essay: _essay_spec,
+}
+
+
+def question_spec(question: Question) -> Spec:
+    """What the page's script needs to grade one question."""
+    spec: Spec = {"type": question.type}
+    if not isinstance(question, Essay):
+        spec["points"] = question.points
+    return spec | SPECS[type(question)](question)
+
+
+def answer_key(questions: Sequence[Question]) -> dict[str, Spec]:
+    """Question id to what grades it, for the page's script."""
+    return {question.id: question_spec(question) for question in questions}
