@@ -15,7 +15,7 @@ from quizbank.diagnostics import Diagnostic, Position, Severity, display_path
 from quizbank.messages import excerpt, schema_message, unknown_key_message
 from quizbank.model import Question, Quiz, text_fields
 from quizbank.paths import Loc, describe_loc
-from quizbank.rules import has_raw_html, identity_rules, question_rules
+from quizbank.rules import has_raw_html, identity_rules, question_rules, question_warnings
 from quizbank.scripts import avoided_terms, looks_untranslated, script_for
 from quizbank.yamlsource import YamlDocument, YamlError, load_document
 
@@ -131,6 +131,8 @@ def load_quiz(path: Path) -> LoadedQuiz:
         loaded.report(message, loc)
     for message, loc in question_rules(enumerate(loaded.quiz.questions)):
         loaded.report(message, loc)
+    for message, loc in question_warnings(enumerate(loaded.quiz.questions)):
+        loaded.report(message, loc, severity=Severity.WARNING)
     # With a wrong `lang`, every text would look untranslated: that one error is enough.
     _check_texts(loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name)
     return loaded

@@ -16,6 +16,7 @@ from pydantic import (
     HttpUrl,
     StrictBool,
     StringConstraints,
+    model_validator,
 )
 
 from quizbank.paths import Loc
@@ -346,6 +347,17 @@ class Cloze(_Question):
         min_length=1, max_length=50, description="Each gap of the prompt, by its id."
     )
     shuffle: Shuffle = True
+    points: float = Field(
+        1, gt=0, le=1000, description="Marks for a fully right answer; by default one per gap."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_point_per_gap(cls, data: Any) -> Any:
+        """Without `points`, each gap is worth one, as in Moodle."""
+        if isinstance(data, dict) and "points" not in data and isinstance(data.get("gaps"), dict):
+            return {**data, "points": max(len(data["gaps"]), 1)}
+        return data
 
     @property
     def gap_order(self) -> list[str]:

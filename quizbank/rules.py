@@ -207,6 +207,19 @@ def _essay_rules(question: Essay, base: Loc) -> Iterator[Problem]:
         )
 
 
+def question_warnings(questions: Iterable[tuple[int, Question]]) -> Iterator[Problem]:
+    """What is valid but will not mean the same everywhere."""
+    for q_index, question in questions:
+        if isinstance(question, Cloze) and (question.points / len(question.gaps)) % 1:
+            gaps = len(question.gaps)
+            yield (
+                f"Moodle weighs each gap with a whole number: {question.points:g} points cannot "
+                f"be shared equally among {gaps} gaps there, so Moodle stores the question's "
+                f"mark as {gaps} (the gaps' shares stay equal); make points a multiple of {gaps}",
+                ("questions", q_index, "points"),
+            )
+
+
 # What each type must keep beyond its schema.
 _TYPE_RULES: dict[type, Callable[[Any, Loc], Iterator[Problem]]] = {
     SingleChoice: _single_choice_rules,

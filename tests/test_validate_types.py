@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, Run
 
+from quizbank.loader import load_quiz
+
 TYPES = REPO / "tests" / "fixtures" / "types"
 
 
@@ -318,3 +320,31 @@ def test_a_type_mistake_is_reported_where_it_is(
     run = cli("validate")
     assert run.code == 1
     assert run.errors == expected
+
+
+def test_a_cloze_is_worth_one_point_per_gap_by_default(types_bank: Path) -> None:
+    quiz = load_quiz(types_bank / "en" / "every-type.yaml").quiz
+    assert quiz is not None
+    (cloze,) = [q for q in quiz.questions if q.type == "cloze"]
+    assert cloze.points == 3
+
+
+def test_cloze_points_moodle_cannot_share_equally_are_a_warning(
+    types_bank: Path, cli: Callable[..., Run]
+) -> None:
+    for lang in ("en", "ur"):
+        path = types_bank / lang / "every-type.yaml"
+        text = path.read_text(encoding="utf-8")
+        path.write_text(
+            text.replace(
+                "      count: {type: numerical, answer: 3}\n",
+                "      count: {type: numerical, answer: 3}\n    points: 2\n",
+            ),
+            encoding="utf-8",
+        )
+    run = cli("validate")
+    assert run.code == 0
+    assert [line for line in run.lines if ": warning: " in line] == [
+        f"content/{lang}/every-type.yaml:76:13: warning: question 8 (index-gaps), points: Moodle weighs each gap with a whole number: 2 points cannot be shared equally among 3 gaps there, so Moodle stores the question's mark as 3 (the gaps' shares stay equal); make points a multiple of 3"
+        for lang in ("en", "ur")
+    ]
