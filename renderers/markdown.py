@@ -17,20 +17,42 @@ Interface strings ("Answer key", "3 questions", True/False) come from quizbank's
 
 from __future__ import annotations
 
+import math
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
+from babel.numbers import format_decimal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
-from quizbank.locales import is_rtl, option_label, option_letter, option_list
-from quizbank.markup import is_plain_paragraph, safe_link
-from quizbank.model import Question, Quiz, TrueFalse
+from quizbank.locales import is_rtl, locale_for, option_label, option_letter, option_list
+from quizbank.markup import is_plain_paragraph, safe_link, to_plain
+from quizbank.model import (
+    GAP,
+    ChoiceGap,
+    Cloze,
+    Essay,
+    Gap,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    NumericalGap,
+    Ordering,
+    Question,
+    Quiz,
+    ShortAnswer,
+    ShortAnswerGap,
+    SingleChoice,
+    TrueFalse,
+)
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
 
 # GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
@@ -44,7 +66,6 @@ _SPECIAL = re.compile(r"\\.|`+|<", re.DOTALL)
 _SAFE_AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
 _LINK_TEXT_BRACKET = re.compile(r"(?<!\\)([\[\]])")
-_BULLETS = "-*+"
 # Markdown reads a fence only where three backticks or tildes open it, raw HTML only from a `<`.
 _GUARDED = re.compile(r"<|```|~~~")
 # A line that opens with a bullet after spaces or tabs (markdown-it ends lines at \n, \r\n, \r).
@@ -276,6 +297,16 @@ class _Interface:
     choose_all: str
     guide: str
     answer_key: str
+    answer_line: str
+    fill_gaps: str
+    match_how: str
+    order_how: str
+    item: str
+    match: str
+    model_answer: str
+    case_sensitive: str
+    wildcard: str
+    arrow: str
 
 
 @lru_cache(maxsize=32)
@@ -287,54 +318,402 @@ def _interface(lang: str) -> _Interface:
         choose_all="*" + _("Choose all that apply.") + "*",
         guide=_("Guide: %(link)s"),
         answer_key="## " + _("Answer key"),
+        answer_line=f"{_('Answer')}: {_BLANK_LINE}",
+        fill_gaps="*" + _("Fill in the gaps.") + "*",
+        # Translators: under a matching question's table of items and matches, on paper.
+        match_how="*" + _("Write the letter of each item's match.") + "*",
+        # Translators: under an ordering question's numbered items, on paper.
+        order_how="*" + _("Write the numbers in the right order.") + "*",
+        # Translators: the heads of a matching question's table: what is matched, and the
+        # matches to choose from.
+        item=_("Item"),
+        match=_("Match"),
+        model_answer=_("Model answer"),
+        # Translators: in the answer key of a short-answer question whose answers must be
+        # typed in the same case (safetensors, not SafeTensors).
+        case_sensitive="*" + _("Capital and small letters must match.") + "*",
+        # Translators: in the answer key of a short-answer question; %(star)s is `*`.
+        wildcard="*" + _("%(star)s stands for any run of characters.") % {"star": "`*`"} + "*",
+        arrow="←" if is_rtl(lang) else "→",
     )
 
 
-# (id, lead, rest) of a choice: its text split as `lead_and_rest` splits it, once per question.
+# What a learner writes on: an answer line, a gap in a text, the lines of an essay.
+_BLANK_LINE = "_" * 12
+_GAP_BLANK = "_" * 8
+_ESSAY_LINE = "_" * 48
+_NBSP, _NARROW_NBSP = "\u00a0", "\u202f"
+# Unicode whitespace on both sides of a blank: its underscores never open or close emphasis.
+_SPACE_AFTER = re.compile(r"[\s\u00a0\u202f]")
+# A line that opens an ordered list after spaces or tabs (`1.`, `2)`).
+_ORDERED_LINE = re.compile(r"(?:\A|[\r\n])[ \t]*[0-9]{1,9}[.)]")
+
+
+# (label, lead, rest) of a list item: its text split as `lead_and_rest` splits it.
 Choice = tuple[str, str, str]
 
 
-def _choices(question: Question, interface: _Interface) -> list[Choice]:
-    """The choices of a question; a true/false question offers True and False."""
+@dataclass(frozen=True)
+class _List:
+    """A list of the page, its marker chosen where it is placed: unlike that of a list of the
+    text beside it, so that the two stay apart."""
+
+    items: Sequence[Choice]
+    ordered: bool = False
+
+
+Block = str | _List
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What one question puts on the page beyond its number and explanation."""
+
+    prompt: str  # the prompt as the page shows it (a cloze's gaps as numbered blanks)
+    body: Sequence[Block]  # after the prompt
+    answer: str  # the key's heading after the number: `B`, `0.9 ± 0.005`, `2, 3, 1`
+    key: Sequence[Block]  # the key's blocks before the explanation
+
+
+@dataclass(frozen=True)
+class _Page:
+    lang: str
+    interface: _Interface
+
+
+def _choice_texts(question: Question, interface: _Interface) -> list[tuple[str, str]]:
+    """(id, text) of each choice; a true/false question offers True and False."""
     if isinstance(question, TrueFalse):
-        texts = [("true", interface.true), ("false", interface.false)]
+        return [("true", interface.true), ("false", interface.false)]
+    assert isinstance(question, SingleChoice | MultipleChoice)
+    return [(option.id, option.text) for option in question.options]
+
+
+def _choice(question: SingleChoice | MultipleChoice | TrueFalse, page: _Page) -> _Parts:
+    """Lettered options; the key gives the right letters and options."""
+    lang = page.lang
+    texts = _choice_texts(question, page.interface)
+    choices = [
+        (f"**{option_label(lang, n)}**", *lead_and_rest(t)) for n, (_, t) in enumerate(texts)
+    ]
+    ids = [choice_id for choice_id, _ in texts]
+    right = question.answer_ids
+    hint = [page.interface.choose_all] if isinstance(question, MultipleChoice) else []
+    letters = option_list(lang, [option_letter(lang, ids.index(choice_id)) for choice_id in right])
+    key = [choice for choice_id, choice in zip(ids, choices, strict=True) if choice_id in right]
+    return _Parts(question.prompt, [*hint, _List(choices)], letters, [_List(key)])
+
+
+def _number(value: float, lang: str) -> str:
+    """A number as `lang` writes it, every digit kept (Babel's default pattern keeps three
+    decimals: 0.0005 would read 0)."""
+    exact = Decimal(repr(value))
+    if exact.as_tuple().exponent >= -3:  # type: ignore[operator]
+        return format_number(value, lang)
+    return format_decimal(exact, locale=locale_for(lang), decimal_quantization=False)
+
+
+def _range(answer: float, tolerance: float, lang: str) -> str:
+    """`0.9 ± 0.005`, or `3` when only the number itself is right."""
+    shown = _number(answer, lang)
+    return f"{shown} ± {_number(tolerance, lang)}" if tolerance else shown
+
+
+def _numerical(question: Numerical, page: _Page) -> _Parts:
+    answer = _range(question.answer, question.tolerance, page.lang)
+    return _Parts(question.prompt, [page.interface.answer_line], answer, [])
+
+
+def _code(text: str, lang: str) -> str:
+    """Plain text as a code span, shown exactly as written (`*`, `<`, `|` and all); isolated in
+    a right-to-left language, so that it is not reordered with the text around it."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    edges = text[:1] + text[-1:]
+    pad = " " if "`" in edges or (text[:1] == " " and text[-1:] == " ") else ""
+    code = f"{fence}{pad}{text}{pad}{fence}"
+    return f"\u2068{code}\u2069" if is_rtl(lang) else code
+
+
+def _accepted(answers: Sequence[str], lang: str) -> str:
+    return option_list(lang, [_code(answer, lang) for answer in answers])
+
+
+_WILDCARD = re.compile(r"(?<!\\)(?:\\\\)*\*")
+
+
+def _accepted_notes(question: ShortAnswer | ShortAnswerGap, page: _Page) -> list[str]:
+    """What a grader needs beyond the accepted answers: the case, and what `*` means."""
+    notes = [page.interface.case_sensitive] if question.case_sensitive else []
+    if any(_WILDCARD.search(answer) for answer in question.answer):
+        notes.append(page.interface.wildcard)
+    return notes
+
+
+def _short_answer(question: ShortAnswer, page: _Page) -> _Parts:
+    answer = _accepted(question.answer, page.lang)
+    notes = _accepted_notes(question, page)
+    return _Parts(question.prompt, [page.interface.answer_line], answer, notes)
+
+
+def _escaped(text: str) -> str:
+    """Text with every ASCII punctuation character escaped: read as it is written."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
+
+
+def _inline(text: str) -> str:
+    """A text as one line of inline Markdown that stays text on any line (in a table cell, a
+    list item): its blocks joined by spaces."""
+    flat = " ".join(line.strip() for line in text.splitlines() if line.strip())
+    lead, rest = lead_and_rest(flat)
+    if rest and flat[:1] in _PUNCTUATION:  # a fence, rule or definition: its first mark as text
+        lead, rest = lead_and_rest(f"\\{flat}")
+    return lead if not rest else _escaped(to_plain(text))
+
+
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# A `|` that no backslash escapes: in a table it would end the cell.
+_PIPE = re.compile(r"(?<!\\)((?:\\\\)*)\|")
+
+
+def _cell(text: str) -> str:
+    """A text as a table cell: one line, every pipe escaped (code spans too: tables split rows
+    at pipes before they read code)."""
+    return _PIPE.sub(r"\1\\|", _inline(text))
+
+
+def _table(head: tuple[str, str], rows: Sequence[tuple[str, str]]) -> str:
+    lines = [f"| {_cell(head[0])} | {_cell(head[1])} |", "|---|---|"]
+    lines += [f"| {left} | {right} |".replace("|  |", "| |") for left, right in rows]
+    return "\n".join(lines)
+
+
+def _scrambled(count: int, seed: str, keep: int) -> list[int]:
+    """A fixed order of `count` things, the same in every language, that leaves none of the
+    first `keep` in its own place: what a paper copy shows instead of shuffling."""
+    rng, order = random.Random(seed), list(range(count))
+    while any(order[at] == at for at in range(keep)):
+        rng.shuffle(order)
+    return order
+
+
+def _matching(question: Matching, page: _Page) -> _Parts:
+    """A table of the items, numbered, beside the matches and distractors, lettered in a fixed
+    scrambled order; the key pairs them."""
+    lang, interface = page.lang, page.interface
+    texts = [pair.match for pair in question.pairs] + [d.text for d in question.distractors]
+    order = _scrambled(len(texts), question.id, len(question.pairs))
+    letters = {index: option_letter(lang, at) for at, index in enumerate(order)}
+    matches = [
+        f"**{option_label(lang, at)}** {_cell(texts[index])}" for at, index in enumerate(order)
+    ]
+    items = [
+        f"**{_number(n, lang)}.** {_cell(pair.item)}" for n, pair in enumerate(question.pairs, 1)
+    ]
+    items += [""] * (len(matches) - len(items))
+    head = (interface.item, interface.match)
+    body = [interface.match_how, _table(head, list(zip(items, matches, strict=True)))]
+    pairs = range(len(question.pairs))
+    rows = [
+        (items[n], f"**{option_label(lang, order.index(n))}** {_cell(texts[n])}") for n in pairs
+    ]
+    answer = option_list(
+        lang, [f"{_number(n + 1, lang)} {interface.arrow} {letters[n]}" for n in pairs]
+    )
+    return _Parts(question.prompt, body, answer, [_table(head, rows)])
+
+
+def _ordering(question: Ordering, page: _Page) -> _Parts:
+    """A numbered list in a fixed scrambled order; the key gives the right order."""
+    order = _scrambled(len(question.items), question.id, len(question.items))
+    shown = [("", *lead_and_rest(question.items[index].text)) for index in order]
+    right = [("", *lead_and_rest(item.text)) for item in question.items]
+    numbers = [_number(order.index(index) + 1, page.lang) for index in range(len(order))]
+    body: list[Block] = [page.interface.order_how, _List(shown, ordered=True)]
+    return _Parts(
+        question.prompt, body, option_list(page.lang, numbers), [_List(right, ordered=True)]
+    )
+
+
+def _blanks(prompt: str, lang: str) -> str:
+    """The prompt with each `[[gap]]` as its numbered blank, `(1) ________`."""
+    numbers = iter(range(1, len(GAP.findall(prompt)) + 1))
+
+    def blank(gap: re.Match[str]) -> str:
+        after = gap.string[gap.end() : gap.end() + 1]
+        space = "" if not after or _SPACE_AFTER.match(after) else _NARROW_NBSP
+        return f"({_number(next(numbers), lang)}){_NBSP}{_GAP_BLANK}{space}"
+
+    return GAP.sub(blank, prompt)
+
+
+def _gap_answer(gap: Gap, lang: str, *, long: bool) -> str:
+    """A gap's answer: its accepted answers, its number, or its option's letter (with the
+    option's text when `long`)."""
+    if isinstance(gap, ShortAnswerGap):
+        return _accepted(gap.answer, lang)
+    if isinstance(gap, NumericalGap):
+        return _range(gap.answer, gap.tolerance, lang)
+    index = [option.id for option in gap.options].index(gap.answer)
+    if long:
+        return f"**{option_label(lang, index)}** {_inline(gap.options[index].text)}"
+    return option_letter(lang, index)
+
+
+def _cloze(question: Cloze, page: _Page) -> _Parts:
+    """Numbered blanks in the text, each choice gap's options listed under it; the key gives
+    each gap's answer."""
+    lang = page.lang
+    gaps = [
+        (f"({_number(n, lang)})", question.gaps[g]) for n, g in enumerate(question.gap_order, 1)
+    ]
+    options = [
+        (label, " · ".join(_gap_option(lang, n, o.text) for n, o in enumerate(gap.options)), "")
+        for label, gap in gaps
+        if isinstance(gap, ChoiceGap)
+    ]
+    body: list[Block] = [page.interface.fill_gaps, *([_List(options)] if options else [])]
+    answer = " · ".join(f"{label} {_gap_answer(gap, lang, long=False)}" for label, gap in gaps)
+    key: list[Block] = [
+        _List([(label, _gap_answer(gap, lang, long=True), "") for label, gap in gaps])
+    ]
+    notes = [
+        note
+        for _, gap in gaps
+        if isinstance(gap, ShortAnswerGap)
+        for note in _accepted_notes(gap, page)
+    ]
+    return _Parts(_blanks(question.prompt, lang), body, answer, key + list(dict.fromkeys(notes)))
+
+
+def _gap_option(lang: str, number: int, text: str) -> str:
+    return f"**{option_label(lang, number)}** {_inline(text)}"
+
+
+def _word_limits(question: Essay, lang: str) -> str:
+    ngettext = ngettext_for(lang)
+    low, high = question.min_words, question.max_words
+    numbers = {"min": _number(low or 0, lang), "max": _number(high or 0, lang)}
+    if low and high:
+        message = ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
+    elif low:
+        message = ngettext("At least %(min)s word", "At least %(min)s words", low)
+    elif high:
+        message = ngettext("At most %(max)s word", "At most %(max)s words", high)
     else:
-        texts = [(option.id, option.text) for option in question.options]
-    return [(choice_id, *lead_and_rest(text)) for choice_id, text in texts]
+        return ""
+    return f"*{message % numbers}*"
 
 
-def _bullet(neighbour: str) -> str:
-    """A list marker other than that of the list beside the list (if any): the lists stay apart."""
-    return next(b for b in _BULLETS if b != neighbour)
+def _essay(question: Essay, page: _Page) -> _Parts:
+    """Its word limits and lines to write on, about ten words a line; the key gives the model
+    answer (the explanation). What graders are told (`grader_info`) is never shown."""
+    words = question.max_words or question.min_words or 100
+    lines = "\n".join([_ESSAY_LINE] * min(max(math.ceil(words / 10), 3), 15))
+    body = [_word_limits(question, page.lang), lines]
+    return _Parts(question.prompt, body, page.interface.model_answer, [])
 
 
-def _item(bullet: str, label: str, lead: str, rest: str) -> str:
-    """A lettered list item: the lead on its line, any further blocks indented inside it.
+# What each question type shows, by its model class (as markdown-it keys its rules by token).
+_TYPES: dict[type[BaseModel], Callable[[Any, _Page], _Parts]] = {
+    SingleChoice: _choice,
+    MultipleChoice: _choice,
+    TrueFalse: _choice,
+    Numerical: _numerical,
+    ShortAnswer: _short_answer,
+    Matching: _matching,
+    Ordering: _ordering,
+    Cloze: _cloze,
+    Essay: _essay,
+}
+
+_BULLETS = "-*+"
+_DELIMITERS = ".)"
+
+
+# The start of a line that Markdown reads as a block even at the start of a list item: a
+# heading, a bullet, a quote or a number (`1. B` in an item `1. 1. B` is a list in a list).
+_BLOCK_START = re.compile(r"#{1,6}(?=[ \t]|$)|[-+*](?=[ \t]|$)|>|[0-9]{1,9}(?=[.)](?:[ \t]|$))")
+
+
+def _as_text(lead: str) -> str:
+    """A lead that stays text at the very start of a list item: a block mark escaped."""
+    start = _BLOCK_START.match(lead)
+    if start is None:
+        return lead
+    if start.group()[:1].isdigit():
+        return f"{start.group()}\\{lead[start.end() :]}"
+    return f"\\{lead}"
+
+
+def _item(marker: str, label: str, lead: str, rest: str) -> str:
+    """A list item: the label and lead on its line, any further blocks indented inside it.
 
     Markdown reads a tab as reaching the next multiple of four columns: blocks with a tab are
-    indented by four (the item's text four columns in, `-   **A.**`), so that every tab spans
-    the columns it spans on its own and code stays code."""
-    gap = "   " if "\t" in rest else " "
-    item = f"{bullet}{gap}**{label}** {lead}".rstrip()
+    indented to a multiple of four (`-   **A.**`, `1.  text`), so that every tab spans the
+    columns it spans on its own and code stays code."""
+    gap = " " * (4 - len(marker) % 4 or 4) if "\t" in rest else " "
+    item = f"{marker}{gap}{label} {lead}" if label else f"{marker}{gap}{_as_text(lead)}"
+    item = item.rstrip()
     if not rest:
         return item
-    indent = " " * (len(bullet) + len(gap))
+    indent = " " * (len(marker) + len(gap))
     indented = "\n".join(f"{indent}{line}" if line.strip() else "" for line in rest.split("\n"))
     return f"{item}\n\n{indented}"
 
 
-def _options(choices: Sequence[Choice], bullet: str, lang: str, right: Sequence[str] = ()) -> str:
-    """Lettered choices (only the right ones, if given) in one list."""
-    return "\n".join(
-        _item(bullet, option_label(lang, number), lead, rest)
-        for number, (choice_id, lead, rest) in enumerate(choices)
-        if not right or choice_id in right
-    )
+def _list(block: _List, avoid: set[str]) -> tuple[str, str]:
+    """The list as Markdown with a marker not in `avoid`, and that marker."""
+    if block.ordered:
+        mark = next(d for d in _DELIMITERS if d not in avoid)
+        lines = [_item(f"{n}{mark}", *item) for n, item in enumerate(block.items, 1)]
+    else:
+        mark = next(b for b in _BULLETS if b not in avoid)
+        lines = [_item(mark, *item) for item in block.items]
+    return "\n".join(lines), mark
 
 
-def _right_letters(choices: Sequence[Choice], right: Sequence[str], lang: str) -> str:
-    ids = [choice_id for choice_id, _, _ in choices]
-    return option_list(lang, [option_letter(lang, ids.index(choice_id)) for choice_id in right])
+def _laid_out(blocks: Sequence[Block]) -> list[str]:
+    """The blocks as Markdown: each list of the page marked unlike a list of the text before or
+    after it, and ended before an indented text (which would go on inside its last item)."""
+    out: list[str] = []
+    before = ""  # the marker of the list that ends the block before, if it is the page's
+    for at, block in enumerate(blocks):
+        if not isinstance(block, _List):
+            out.append(block)
+            before = ""
+            continue
+        previous = next((b for b in reversed(blocks[:at]) if b), "")
+        after = next((b for b in blocks[at + 1 :] if b), "")
+        avoid = {before} | _edges(previous, last=True) | _edges(after, last=False)
+        text, before = _list(block, avoid)
+        out.append(text)
+        if isinstance(after, str) and after[:1] in (" ", "\t"):
+            out.append(_END_OF_LIST)  # an indented line after the list would go on inside it
+    return out
+
+
+def _edges(block: Block, *, last: bool) -> set[str]:
+    """The markers of the author's lists that end (or open) a text: its bullet and delimiter."""
+    if not isinstance(block, str):
+        return set()
+    return {_edge_bullet(block, last=last), _edge_delimiter(block, last=last)} - {""}
+
+
+def _may_ordered_at_edge(text: str, *, last: bool) -> bool:
+    """False when no top-level ordered list can end (or open) the text (see
+    `_may_list_at_edge`)."""
+    if last:
+        return _ORDERED_LINE.search(text) is not None
+    return text.lstrip()[:1] in ("[", *"0123456789")
+
+
+def _edge_delimiter(text: str, *, last: bool) -> str:
+    """The delimiter (`.` or `)`) of the ordered list that ends (or opens) the text, or ""."""
+    if not _may_ordered_at_edge(text, last=last) or is_plain_paragraph(text):
+        return ""
+    top = [t for t in _blocks(text) if t.level == 0]
+    kind = "ordered_list_close" if last else "ordered_list_open"
+    return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
 
 
 def _header(quiz: Quiz, interface: _Interface) -> list[str]:
@@ -359,26 +738,18 @@ _END_OF_LIST = "&nbsp;"
 def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key.
 
-    One pass over the questions writes both sections, each choice's text split only once."""
+    One pass over the questions writes both sections, each text split only once."""
     interface = _interface(quiz.lang)
+    page = _Page(quiz.lang, interface)
     blocks = _header(quiz, interface)
     key = [interface.answer_key] if answers else []
     for number, question in enumerate(quiz.questions, 1):
-        choices = _choices(question, interface)
-        lead, rest = lead_and_rest(question.prompt)
-        blocks += [f"## {number}. {lead}".rstrip(), rest]
-        if question.type == "multiple_choice":
-            blocks.append(interface.choose_all)
-        blocks.append(_options(choices, _bullet(_edge_bullet(rest, last=True)), quiz.lang))
+        parts = _TYPES[type(question)](question, page)
+        lead, rest = lead_and_rest(parts.prompt)
+        blocks += [f"## {number}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
         if answers:
-            explanation = safe_markdown(question.explanation)
-            right = question.answer_ids
-            key.append(f"### {number}. {_right_letters(choices, right, quiz.lang)}")
-            bullet = _bullet(_edge_bullet(explanation, last=False))
-            key.append(_options(choices, bullet, quiz.lang, right))
-            if explanation[:1] in (" ", "\t"):  # an indented line after the list would go on
-                key.append(_END_OF_LIST)  # inside its last item: the list is ended first
-            key.append(explanation)
+            key.append(f"### {number}. {parts.answer}")
+            key += _laid_out([*parts.key, safe_markdown(question.explanation)])
     body = "\n\n".join(block for block in blocks + key if block)
     if is_rtl(quiz.lang):
         body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'

@@ -650,6 +650,7 @@ def _guarded_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     """Take the shortcuts away: every text is parsed for its fences, HTML and lists."""
     monkeypatch.setattr(renderer, "_GUARDED", re.compile(""))
     monkeypatch.setattr(renderer, "_may_list_at_edge", lambda text, last: True)
+    monkeypatch.setattr(renderer, "_may_ordered_at_edge", lambda text, last: True)
     for function in (renderer.safe_markdown, renderer.lead_and_rest, renderer._blocks):
         function.cache_clear()
 
@@ -659,15 +660,19 @@ def test_texts_skipped_by_the_shortcuts_come_out_as_parsed(
 ) -> None:
     texts = _tricky_texts(3000, seed=11)
 
-    def outputs() -> list[tuple[str, str, str]]:
+    def outputs() -> list[tuple[str, str, str, str, str]]:
         safe = [safe_markdown(text) for text in texts]
         first = [renderer._edge_bullet(text, last=False) for text in texts + safe]
         last = [renderer._edge_bullet(text, last=True) for text in texts + safe]
-        return list(zip(safe + safe, first, last, strict=True))
+        opens = [renderer._edge_delimiter(text, last=False) for text in texts + safe]
+        ends = [renderer._edge_delimiter(text, last=True) for text in texts + safe]
+        return list(zip(safe + safe, first, last, opens, ends, strict=True))
 
     shortcut = outputs()
-    assert sum(bullet != "" for _, bullet, _ in shortcut) > 100  # lists open many texts
-    assert sum(bullet != "" for _, _, bullet in shortcut) > 100  # and end many
+    assert sum(bullet != "" for _, bullet, _, _, _ in shortcut) > 100  # lists open many texts
+    assert sum(bullet != "" for _, _, bullet, _, _ in shortcut) > 100  # and end many
+    assert sum(mark != "" for _, _, _, mark, _ in shortcut) > 50  # ordered lists too
+    assert sum(mark != "" for _, _, _, _, mark in shortcut) > 50
     _guarded_everywhere(monkeypatch)
     assert outputs() == shortcut
 
