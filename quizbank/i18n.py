@@ -71,8 +71,12 @@ def level_name(level: Level, lang: str) -> str:
 # tens of microseconds per call, a cache well under one.
 @lru_cache(maxsize=4096, typed=True)
 def format_number(number: int | float, lang: str) -> str:
-    """A number as `lang` writes it (grouping, decimal sign, digits), through Babel."""
-    return format_decimal(number, locale=locale_for(lang))
+    """A number as `lang` writes it (grouping, decimal sign, digits), through Babel, with every
+    digit it has (Babel's default pattern keeps three decimals: 0.0005 would read 0)."""
+    if isinstance(number, int):
+        return format_decimal(number, locale=locale_for(lang))
+    exact = Decimal(repr(number))
+    return format_decimal(exact, locale=locale_for(lang), decimal_quantization=False)
 
 
 @lru_cache(maxsize=4096, typed=True)

@@ -22,18 +22,16 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from babel.numbers import format_decimal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
 from pydantic import BaseModel, Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
-from quizbank.locales import is_rtl, locale_for, option_label, option_letter, option_list
+from quizbank.locales import is_rtl, option_label, option_letter, option_list
 from quizbank.markup import is_plain_paragraph, safe_link, to_plain
 from quizbank.model import (
     GAP,
@@ -404,19 +402,10 @@ def _choice(question: SingleChoice | MultipleChoice | TrueFalse, page: _Page) ->
     return _Parts(question.prompt, [*hint, _List(choices)], letters, [_List(key)])
 
 
-def _number(value: float, lang: str) -> str:
-    """A number as `lang` writes it, every digit kept (Babel's default pattern keeps three
-    decimals: 0.0005 would read 0)."""
-    exact = Decimal(repr(value))
-    if exact.as_tuple().exponent >= -3:  # type: ignore[operator]
-        return format_number(value, lang)
-    return format_decimal(exact, locale=locale_for(lang), decimal_quantization=False)
-
-
 def _range(answer: float, tolerance: float, lang: str) -> str:
     """`0.9 ± 0.005`, or `3` when only the number itself is right."""
-    shown = _number(answer, lang)
-    return f"{shown} ± {_number(tolerance, lang)}" if tolerance else shown
+    shown = format_number(answer, lang)
+    return f"{shown} ± {format_number(tolerance, lang)}" if tolerance else shown
 
 
 def _numerical(question: Numerical, page: _Page) -> _Parts:
@@ -507,7 +496,8 @@ def _matching(question: Matching, page: _Page) -> _Parts:
         f"**{option_label(lang, at)}** {_cell(texts[index])}" for at, index in enumerate(order)
     ]
     items = [
-        f"**{_number(n, lang)}.** {_cell(pair.item)}" for n, pair in enumerate(question.pairs, 1)
+        f"**{format_number(n, lang)}.** {_cell(pair.item)}"
+        for n, pair in enumerate(question.pairs, 1)
     ]
     items += [""] * (len(matches) - len(items))
     head = (interface.item, interface.match)
@@ -517,7 +507,7 @@ def _matching(question: Matching, page: _Page) -> _Parts:
         (items[n], f"**{option_label(lang, order.index(n))}** {_cell(texts[n])}") for n in pairs
     ]
     answer = option_list(
-        lang, [f"{_number(n + 1, lang)} {interface.arrow} {letters[n]}" for n in pairs]
+        lang, [f"{format_number(n + 1, lang)} {interface.arrow} {letters[n]}" for n in pairs]
     )
     return _Parts(question.prompt, body, answer, [_table(head, rows)])
 
@@ -527,7 +517,7 @@ def _ordering(question: Ordering, page: _Page) -> _Parts:
     order = _scrambled(len(question.items), question.id, len(question.items))
     shown = [("", *lead_and_rest(question.items[index].text)) for index in order]
     right = [("", *lead_and_rest(item.text)) for item in question.items]
-    numbers = [_number(order.index(index) + 1, page.lang) for index in range(len(order))]
+    numbers = [format_number(order.index(index) + 1, page.lang) for index in range(len(order))]
     body: list[Block] = [page.interface.order_how, _List(shown, ordered=True)]
     return _Parts(
         question.prompt, body, option_list(page.lang, numbers), [_List(right, ordered=True)]
@@ -541,7 +531,7 @@ def _blanks(prompt: str, lang: str) -> str:
     def blank(gap: re.Match[str]) -> str:
         after = gap.string[gap.end() : gap.end() + 1]
         space = "" if not after or _SPACE_AFTER.match(after) else _NARROW_NBSP
-        return f"({_number(next(numbers), lang)}){_NBSP}{_GAP_BLANK}{space}"
+        return f"({format_number(next(numbers), lang)}){_NBSP}{_GAP_BLANK}{space}"
 
     return GAP.sub(blank, prompt)
 
@@ -564,7 +554,8 @@ def _cloze(question: Cloze, page: _Page) -> _Parts:
     each gap's answer."""
     lang = page.lang
     gaps = [
-        (f"({_number(n, lang)})", question.gaps[g]) for n, g in enumerate(question.gap_order, 1)
+        (f"({format_number(n, lang)})", question.gaps[g])
+        for n, g in enumerate(question.gap_order, 1)
     ]
     options = [
         (label, " · ".join(_gap_option(lang, n, o.text) for n, o in enumerate(gap.options)), "")
@@ -592,7 +583,7 @@ def _gap_option(lang: str, number: int, text: str) -> str:
 def _word_limits(question: Essay, lang: str) -> str:
     ngettext = ngettext_for(lang)
     low, high = question.min_words, question.max_words
-    numbers = {"min": _number(low or 0, lang), "max": _number(high or 0, lang)}
+    numbers = {"min": format_number(low or 0, lang), "max": format_number(high or 0, lang)}
     if low and high:
         message = ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
     elif low:
