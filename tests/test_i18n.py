@@ -183,3 +183,10 @@ def test_option_letters_follow_the_language() -> None:
     assert [option_label("ur", n) for n in range(4)] == ["(الف)", "(ب)", "(ج)", "(د)"]
     assert len({option_letter("ur", n) for n in range(26)}) == 26  # a question has 26 at most
     assert option_list("ur", ["ب", "د"]) == "ب، د" and option_list("en", ["B", "D"]) == "B, D"
+
+
+@pytest.mark.parametrize(
+    ("number", "shown"), [(0.0005, "0.0005"), (1234.5678, "1,234.5678"), (0.9, "0.9"), (3, "3")]
+)
+def test_a_number_keeps_every_digit_it_has(number: float, shown: str) -> None:
+    assert format_number(number, "en") == shown
