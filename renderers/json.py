@@ -56,7 +56,7 @@ from quizbank.renderer import (
     RendererOptions,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: six more question types, and `shuffle` on the choice types
 SCHEMA_FILE = "schema.json"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -284,7 +284,7 @@ class QuizExport(_Export):
     model_config = ConfigDict(title="quizbank JSON export")
 
     schema_ref: str = Field(alias="$schema", description="This schema, relative to the file.")
-    format_version: Literal[1] = Field(description="Changes when the export's shape changes.")
+    format_version: Literal[2] = Field(description="Changes when the export's shape changes.")
     quizbank_version: str = Field(description="The quizbank that wrote the file.")
     id: Slug
     lang: Annotated[str, StringConstraints(pattern=LANG_PATTERN)] = Field(

@@ -150,7 +150,7 @@ def test_every_export_validates_against_the_schema(
 @pytest.mark.parametrize(
     "breakage",
     [
-        lambda e: e.update(format_version=2),
+        lambda e: e.update(format_version=1),
         lambda e: e.update(title="a plain string"),
         lambda e: e["questions"][0].pop("answer"),
         lambda e: e["questions"][0].update(type="essay"),
@@ -190,7 +190,7 @@ def test_header_fields_and_stable_order(english: Quiz) -> None:
         "title",
         "description",
     ]
-    assert export["format_version"] == 1
+    assert export["format_version"] == FORMAT_VERSION
     assert export["quizbank_version"] == quizbank.__version__
     assert list(export["questions"][0])[:3] == ["id", "type", "prompt"]
 
@@ -218,7 +218,7 @@ def test_round_trip_gives_back_the_model(quiz_name: str, request: pytest.Fixture
     for loc, text in text_fields(quiz):
         assert _at(export, loc)["markdown"] == text
     body = {k: v for k, v in _unwrap(export).items() if k not in ("$schema",)}
-    assert body.pop("format_version") == 1
+    assert body.pop("format_version") == FORMAT_VERSION
     assert body.pop("quizbank_version") == quizbank.__version__
     assert Quiz.model_validate(body) == quiz
 
