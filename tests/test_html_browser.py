@@ -7,14 +7,36 @@ CI installs Chromium (.ci/run); these tests fail, not skip, when it is missing.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from babel.numbers import format_decimal, format_percent
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, build, load
+from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, build, load
+
+from quizbank.grading import option_grades
+from quizbank.markup import to_plain
+from quizbank.model import (
+    ChoiceGap,
+    Cloze,
+    Essay,
+    Matching,
+    MultipleChoice,
+    Numerical,
+    NumericalGap,
+    Ordering,
+    Quiz,
+    ShortAnswer,
+    SingleChoice,
+    TrueFalse,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -57,6 +79,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         **{f"shuffled/{name}": path for name, path in shuffled.items()},
         **{f"mixed-shuffled/{name}": path for name, path in mixed_shuffled.items()},
     }
+
+
+@pytest.fixture(scope="module")
+def types_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return build(tmp_path_factory.mktemp("types"), TYPES, TYPES_ID)
 
 
 @pytest.fixture(scope="module")
@@ -482,3 +509,376 @@ def test_phone_screenshot(
     shot = tmp_path / "ur-phone.png"
     opened.page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes()[16:20] == (375).to_bytes(4, "big")  # PNG width: the phone's
+
+
+# Every question type: the fixture quiz in both languages, answered all right, all wrong and
+# partly right, each score checked against an independent grader written here from Moodle's
+# rules (question/type/*/question.php), not from the renderer's code.
+
+TYPES = ROOT / "tests" / "fixtures" / "types"
+TYPES_ID = "every-type"
+PHP_TRIM = " \t\n\r\0\x0b"  # what PHP's trim() and Moodle's PARAM_RAW_TRIMMED take off
+LOCAL = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫−", "01234567890123456789.-")  # noqa: RUF001
+SCORE_TEXT = {
+    "en": "Your score: {score} of {total} ({percent})",
+    "ur": "آپ کا اسکور: {total} میں سے {score} ({percent})",
+}
+POINTS_TEXT = {"en": "Points: {score} of {total}", "ur": "نمبر: {total} میں سے {score}"}
+NOT_ANSWERED = {"en": "1 question not answered", "ur": "1 سوال کا جواب نہیں دیا گیا"}
+ESSAYS = {
+    "en": "Essay questions are not scored here.",
+    "ur": "مضمون والے سوالات یہاں اسکور میں شامل نہیں ہیں۔",  # noqa: RUF001
+}
+MOVED = {
+    "en": "{item} is now at position {position} of {total}",
+    "ur": "{item} اب {total} میں سے {position} نمبر پر ہے",
+}
+
+
+def wildcard(response: str, pattern: str, case_sensitive: bool) -> bool:
+    """compare_string_with_wildcard: NFC, the response trimmed, `*` a run, `\\*` an asterisk."""
+    pattern = unicodedata.normalize("NFC", pattern.strip(PHP_TRIM))
+    bits = re.split(r"(?<!\\)\*+", pattern)
+    regex = "[^\n]*".join(re.escape(bit.replace("\\*", "*")) for bit in bits)
+    flags = 0 if case_sensitive else re.IGNORECASE
+    return (
+        re.fullmatch(regex, unicodedata.normalize("NFC", response).strip(PHP_TRIM), flags)
+        is not None
+    )
+
+
+def moodle_number(text: str) -> float | None:
+    """qtype_numerical_answer_processor::apply_units without units, after the learner's digits
+    and decimal separator are read (a lone comma as the decimal point)."""
+    text = text.strip(PHP_TRIM).translate(LOCAL).replace(" ", "")
+    text = re.sub(r"(?:e|E|(?:x|\*|×)10(?:\^|\*\*))([+-]?[0-9]+)", r"e\1", text)  # noqa: RUF001
+    text = text.replace(",", "") if "." in text or text.count(",") > 1 else text.replace(",", ".")
+    found = re.match(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?", text)
+    return float(found.group()) if found else None
+
+
+def within(text: str, answer: float, tolerance: float) -> bool:
+    """Moodle's nominal tolerance, widened by 1e-14 (PHP precision 14) times the larger value."""
+    value = moodle_number(text)
+    margin = tolerance + 1e-14 * max(abs(tolerance), abs(answer), 1e-14)
+    return value is not None and answer - margin <= value <= answer + margin
+
+
+def filled(value: str | None) -> bool:
+    return bool(value and value.strip(PHP_TRIM))
+
+
+def gap_right(gap: Any, value: str) -> bool:
+    if not filled(value):
+        return False
+    if isinstance(gap, ChoiceGap):
+        return value == gap.answer
+    if isinstance(gap, NumericalGap):
+        return within(value, gap.answer, gap.tolerance)
+    return any(wildcard(value, answer, gap.case_sensitive) for answer in gap.answer)
+
+
+def grade(question: Any, response: Any) -> Fraction | None:
+    """The fraction Moodle gives `response`; None when it is no answer at all."""
+    if isinstance(question, (SingleChoice, TrueFalse)):
+        return None if response is None else Fraction(response in question.answer_ids)
+    if isinstance(question, MultipleChoice):
+        if not response:
+            return None
+        grades = option_grades(question)  # the grades quizbank gives Moodle
+        total = sum((Fraction(str(grades[option])) for option in response), Fraction(0))
+        return min(Fraction(1), max(Fraction(0), total))
+    if isinstance(question, Numerical):
+        return (
+            Fraction(within(response, question.answer, question.tolerance))
+            if filled(response)
+            else None
+        )
+    if isinstance(question, ShortAnswer):
+        if not filled(response):
+            return None
+        return Fraction(
+            any(wildcard(response, a, question.case_sensitive) for a in question.answer)
+        )
+    if isinstance(question, Matching):
+        if not response:
+            return None
+        return Fraction(
+            sum(response.get(p.id) == p.id for p in question.pairs), len(question.pairs)
+        )
+    if isinstance(question, Ordering):  # absolute position; the order shown is always graded
+        right = [item.id for item in question.items]
+        return Fraction(sum(a == b for a, b in zip(response, right, strict=True)), len(right))
+    if isinstance(question, Cloze):
+        if not any(filled(value) for value in response.values()):
+            return None
+        rights = [gap_right(question.gaps[g], response.get(g, "")) for g in question.gap_order]
+        return Fraction(sum(rights), len(rights))
+    raise AssertionError(question)
+
+
+def shown(value: Fraction, lang: str, decimals: int = 2) -> str:
+    """A number as Babel writes it for `lang`, rounded half up to `decimals`."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return format_decimal(exact.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP), locale=lang)
+
+
+def percent(value: Fraction, lang: str) -> str:
+    exact = Decimal(value.numerator * 100) / Decimal(value.denominator)
+    return format_percent(exact.quantize(Decimal(1), ROUND_HALF_UP) / 100, locale=lang)
+
+
+def scenarios(lang: str) -> dict[str, dict[str, Any]]:
+    ur = lang == "ur"
+    return {
+        "all right": {
+            "pick-one": "a",
+            "pick-all": ["a", "b"],
+            "statement": "false",
+            "adam-beta1": "۰٫۹" if ur else "0.9",  # Urdu digits and decimal separator  # noqa: RUF001
+            "format-name": "سیف ٹینسرز" if ur else "  SafeTensors ",
+            "state-parts": {"opt": "opt", "rng": "rng", "sched": "sched"},
+            "resume-order": ["load", "restore", "seek"],
+            "index-gaps": {
+                "what": "ٹینسر" if ur else "Parameter",
+                "where": "a",
+                "count": "۳" if ur else "3",
+            },
+            "why-weights-only": "It holds no optimizer or RNG state.",
+        },
+        "all wrong": {
+            "pick-one": "b",
+            "pick-all": ["c", "d"],
+            "statement": "true",
+            "adam-beta1": "۰٫۹۱" if ur else "0.91",  # noqa: RUF001
+            "format-name": "pickle",
+            "state-parts": {"opt": "lr", "rng": "opt", "sched": "rng"},
+            "resume-order": ["restore", "seek", "load"],
+            "index-gaps": {"what": "weights", "where": "b", "count": "4"},
+            "why-weights-only": "",
+        },
+        "partly right": {
+            "pick-all": ["a", "b", "c"],  # half: two right options, one wrong
+            "statement": "false",
+            "adam-beta1": "۰٫۸۹۵" if ur else "0,905",  # the edges of 0.9 ± 0.005  # noqa: RUF001
+            "format-name": "safe-tensors",  # safe*tensors in English only
+            "state-parts": {"opt": "opt", "rng": "sched"},  # one of three, one left blank
+            "resume-order": ["load", "seek", "restore"],  # one item in its place
+            "index-gaps": {"what": "parameter", "where": "b"},  # one gap of three
+        },
+    }
+
+
+def reorder_by_keyboard(page: Page, question: str, target: list[str], lang: str) -> None:
+    """Tab to each item's "Move up" button and press Enter or Space until it is in place."""
+    moves = f"#q-{question} button.move"
+
+    def focused() -> int:
+        index: int = page.evaluate(
+            f"Array.from(document.querySelectorAll('{moves}')).indexOf(document.activeElement)"
+        )
+        return index
+
+    def order() -> list[str]:
+        found: list[str] = page.eval_on_selector_all(
+            f"#q-{question} .item", "items => items.map(item => item.dataset.item)"
+        )
+        return found
+
+    page.locator(f"#q-{question}").locator("xpath=preceding::select[1]").focus()
+    page.keyboard.press("Tab")  # from the last field before the list to its first button
+    assert focused() == 0
+    for position, item in enumerate(target):
+        current = order().index(item)
+        while focused() != 2 * current:  # each item has "Move up", then "Move down"
+            page.keyboard.press("Tab" if focused() < 2 * current else "Shift+Tab")
+        for step in range(current - position):
+            page.keyboard.press("Enter" if step % 2 else "Space")
+            text = page.locator(f"#q-{question} .item[data-item='{item}'] .text").inner_text()
+            expected = MOVED[lang].format(item=text, position=current - step, total=len(target))
+            expect(page.locator(f"#q-{question} .announce")).to_have_text(expected)
+        assert focused() == 2 * position  # focus stayed on the button that moved
+    assert order() == target
+
+
+def respond(page: Page, quiz: Quiz, responses: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Answer as a learner does; returns what each question's response is (an ordering's is
+    the order shown, moved or not)."""
+    given = dict(responses)
+    for question in quiz.questions:
+        qid = question.id
+        value = responses.get(qid)
+        if isinstance(question, Ordering):
+            if value is None:
+                given[qid] = page.eval_on_selector_all(
+                    f"#q-{qid} .item", "items => items.map(item => item.dataset.item)"
+                )
+            else:
+                reorder_by_keyboard(page, qid, value, lang)
+        elif value is None or value == "":
+            continue
+        elif isinstance(question, (SingleChoice, TrueFalse)):
+            page.locator(f"#q-{qid} input[value='{value}']").check()
+        elif isinstance(question, MultipleChoice):
+            for option in value:
+                page.locator(f"#q-{qid} input[value='{option}']").check()
+        elif isinstance(question, (Numerical, ShortAnswer)):
+            page.locator(f"#q-{qid} .response input").press_sequentially(value)
+        elif isinstance(question, Matching):
+            for item, choice in value.items():
+                page.select_option(f"#q-{qid}--{item}", choice)
+        elif isinstance(question, Cloze):
+            for gap, text in value.items():
+                if isinstance(question.gaps[gap], ChoiceGap):
+                    page.select_option(f"#q-{qid}--{gap}", text)
+                else:
+                    page.locator(f"#q-{qid}--{gap}").press_sequentially(text)
+        elif isinstance(question, Essay):
+            page.locator(f"#q-{qid} textarea").fill(value)
+    return given
+
+
+def expected_results(
+    quiz: Quiz, given: dict[str, Any], lang: str
+) -> tuple[str, dict[str, tuple[str, str]]]:
+    """The score line, and each scored question's verdict and points line."""
+    score, total, unanswered = Fraction(0), Fraction(0), 0
+    verdicts = {}
+    for question in quiz.questions:
+        if isinstance(question, Essay):
+            continue
+        points = Fraction(str(question.points))
+        fraction = grade(question, given.get(question.id))
+        unanswered += fraction is None
+        earned = points * (fraction or 0)
+        score, total = score + earned, total + points
+        verdict = (
+            "unanswered"
+            if fraction is None
+            else "right"
+            if fraction == 1
+            else "wrong"
+            if fraction == 0
+            else "partial"
+        )
+        verdicts[question.id] = (
+            verdict,
+            POINTS_TEXT[lang].format(score=shown(earned, lang), total=shown(points, lang)),
+        )
+    line = SCORE_TEXT[lang].format(
+        score=shown(score, lang), total=shown(total, lang), percent=percent(score / total, lang)
+    )
+    assert unanswered <= 1
+    notes = [NOT_ANSWERED[lang]] * unanswered + [ESSAYS[lang]]
+    return " · ".join([line, *notes]), verdicts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_scores_as_moodle_does(
+    types_site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    quiz = load(TYPES, lang, TYPES_ID)
+    opened = open_page(types_site[f"{lang}/{TYPES_ID}.html"])
+    page = opened.page
+    scores = {}
+    for name, responses in scenarios(lang).items():
+        given = respond(page, quiz, responses, lang)
+        opened.submit()
+        line, verdicts = expected_results(quiz, given, lang)
+        assert opened.score() == line, name
+        scores[name] = line
+        for qid, (verdict, points) in verdicts.items():
+            expect(page.locator(f"#q-{qid} .verdict:visible")).to_have_count(1)
+            expect(page.locator(f"#q-{qid} .verdict.{verdict}")).to_be_visible()
+            expect(page.locator(f"#q-{qid} .points")).to_have_text(points)
+        # The essay: no verdict, the note, and its model answer; never the grader's notes.
+        expect(page.locator("#q-why-weights-only .verdict.unscored")).to_have_text(ESSAYS[lang])
+        expect(page.locator("#q-why-weights-only .answer dd")).to_be_visible()
+        expect(page.locator("#q-why-weights-only .points")).to_have_count(0)
+        # The learner's answer stays on show, marked part by part.
+        marks = page.locator("#q-state-parts .mark")
+        expect(marks).to_have_count(3)
+        page.locator("button.retry").click()
+        expect(page.locator(".mark, .verdict:visible, .points:visible")).to_have_count(0)
+    assert len(set(scores.values())) == 3
+    weights = [Fraction(str(q.points)) for q in quiz.questions if not isinstance(q, Essay)]
+    total = shown(sum(weights, Fraction(0)), lang)
+    assert scores["all right"].startswith(
+        SCORE_TEXT[lang].format(score=total, total=total, percent=percent(Fraction(1), lang))
+    )
+    assert scores["all wrong"].startswith(
+        SCORE_TEXT[lang].format(score="0", total=total, percent=percent(Fraction(0), lang))
+    )
+    assert opened.requests == [opened.url]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_shows_the_right_answers(
+    types_site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    quiz = load(TYPES, lang, TYPES_ID)
+    opened = open_page(types_site[f"{lang}/{TYPES_ID}.html"])
+    page = opened.page
+    expect(page.locator(".answer:visible")).to_have_count(0)
+    opened.submit()  # nothing answered
+    assert opened.score().split(" · ")[1].startswith({"en": "7 questions", "ur": "7 سوالات"}[lang])
+    expect(page.locator(".answer:visible")).to_have_count(len(quiz.questions))
+
+    def answer_of(qid: str) -> str:
+        return page.locator(f"#q-{qid} .answer dd").first.inner_text()
+
+    assert answer_of("adam-beta1") == "0.9 ± 0.005"
+    arrow = "←" if lang == "ur" else "→"
+    matching = quiz.questions[5]
+    assert isinstance(matching, Matching)
+    assert answer_of("state-parts").splitlines() == [
+        f"{to_plain(p.item)} {arrow} {to_plain(p.match)}" for p in matching.pairs
+    ]
+    ordering = quiz.questions[6]
+    assert isinstance(ordering, Ordering)
+    assert [line.strip() for line in answer_of("resume-order").splitlines()] == [
+        to_plain(item.text) for item in ordering.items
+    ]
+    filled_in = page.locator("#q-index-gaps .answer dd .filled")
+    expect(filled_in).to_have_count(3)
+    expect(filled_in.nth(1)).to_have_text({"en": "shard file", "ur": "شارڈ فائل"}[lang])
+    expect(filled_in.nth(2)).to_have_text("3")
+    essay = quiz.questions[8]
+    assert isinstance(essay, Essay) and essay.grader_info
+    assert essay.grader_info not in page.content()
+    assert page.locator("#q-why-weights-only .answer dd").inner_text() == to_plain(
+        essay.explanation
+    )
+    # An unanswered ordering is graded as shown (Moodle does): never "not answered".
+    expect(page.locator("#q-resume-order .verdict.unanswered")).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_fits_a_phone(
+    types_site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    quiz = load(TYPES, lang, TYPES_ID)
+    opened = open_page(types_site[f"{lang}/{TYPES_ID}.html"])
+    page = opened.page
+    assert opened.fits()
+    assert not [
+        v["id"]
+        for v in Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    shots = Path("/tmp/shots")
+    shots.mkdir(exist_ok=True)
+    if lang == "ur":
+        for qid in ("state-parts", "resume-order"):
+            page.locator(f"#q-{qid}").screenshot(path=str(shots / f"ur-{qid}-375.png"))
+    respond(page, quiz, scenarios(lang)["partly right"], lang)
+    opened.submit()
+    assert opened.fits(), "after submitting, with marks, answers and explanations shown"
+    if lang == "ur":
+        for qid in ("state-parts", "resume-order"):
+            shot = shots / f"ur-{qid}-375-submitted.png"
+            page.locator(f"#q-{qid}").screenshot(path=str(shot))
+            assert shot.read_bytes()[16:20] <= (375).to_bytes(4, "big")  # no wider than the phone
+    violations = Axe().run(page).response["violations"]
+    serious = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+    assert not serious
