@@ -19,6 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from babel.numbers import format_decimal, format_percent
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from quizbank_renderers.html import HtmlOptions, HtmlRenderer
 from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, build, load
 
 from quizbank.grading import option_grades
@@ -37,6 +38,7 @@ from quizbank.model import (
     SingleChoice,
     TrueFalse,
 )
+from quizbank.renderer import QuizTranslations
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -882,3 +884,70 @@ def test_every_type_fits_a_phone(
     violations = Axe().run(page).response["violations"]
     serious = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
     assert not serious
+
+
+# Typed answers at the edges of Moodle's rules, one question each, on one page.
+TYPED_CASES: list[tuple[dict[str, Any], str]] = [
+    *(
+        ({"type": "short_answer", "answer": ["safe*tensors"]}, response)
+        for response in ("safetensors", "SAFE_TENSORS", "\tsafe tensors  ", "xsafetensors")
+    ),
+    ({"type": "short_answer", "answer": ["safetensors"]}, "\u00a0safetensors"),  # not trimmed
+    ({"type": "short_answer", "answer": ["a\\*b"]}, "a*b"),
+    ({"type": "short_answer", "answer": ["a\\*b"]}, "axb"),
+    ({"type": "short_answer", "answer": ["a.b (c+)"]}, "A.B (C+)"),
+    ({"type": "short_answer", "answer": ["a.b (c+)"]}, "axb (c+)"),
+    ({"type": "short_answer", "answer": ["PyTorch"], "case_sensitive": True}, "pytorch"),
+    ({"type": "short_answer", "answer": ["PyTorch"], "case_sensitive": True}, "PyTorch"),
+    ({"type": "short_answer", "answer": ["caf\u00e9"]}, "cafe\u0301"),  # NFC on both sides
+    ({"type": "short_answer", "answer": ["0"]}, "0"),
+    *(
+        ({"type": "numerical", "answer": 0.9, "tolerance": 0.005}, response)
+        for response in [
+            *("0.895", "0.8949", "0.905", "0.9051", "+.9", "9e-1", "9x10^-1", "0.9 units"),
+            *("\u0660\u066b\u0669", "\u06f0,\u06f9", "abc", "1,234.5"),  # Arabic-Indic digits
+        ]
+    ),
+    ({"type": "numerical", "answer": 0.1}, "0.1"),
+    ({"type": "numerical", "answer": 0.1}, "0.10000000000001"),
+    ({"type": "numerical", "answer": -2.5, "tolerance": 0.1}, "\u22122.6"),
+    ({"type": "numerical", "answer": -2.5, "tolerance": 0.1}, "-2.61"),
+    ({"type": "numerical", "answer": 1234.5}, "1,234.5"),
+]
+
+
+def test_typed_answers_are_graded_as_moodle_does(
+    tmp_path: Path, open_page: Callable[..., Opened]
+) -> None:
+    quiz = Quiz.model_validate(
+        {
+            "id": "typed",
+            "lang": "en",
+            "title": "Typed answers",
+            "description": "Edges of Moodle's rules.",
+            "level": "beginner",
+            "questions": [
+                {"id": f"q{n}", "prompt": "Type it", "explanation": "x", **question}
+                for n, (question, _) in enumerate(TYPED_CASES)
+            ],
+        }
+    )
+    page_file = tmp_path / "typed.html"
+    page_file.write_text(
+        HtmlRenderer(HtmlOptions()).render(QuizTranslations("typed", {"en": quiz}, ["en"]), "en"),
+        encoding="utf-8",
+    )
+    opened = open_page(page_file)
+    page = opened.page
+    for n, (_, response) in enumerate(TYPED_CASES):
+        page.locator(f"#q-q{n} input").fill(response)
+    opened.submit()
+    shown_verdicts = page.eval_on_selector_all(
+        ".verdict:not([hidden])", "found => found.map(v => v.className.split(' ')[1])"
+    )
+    expected = [
+        "right" if grade(question, response) else "wrong"
+        for question, (_, response) in zip(quiz.questions, TYPED_CASES, strict=True)
+    ]
+    assert shown_verdicts == expected
+    assert expected.count("right") == 19  # the cases hold both outcomes, as Moodle's rules say
