@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
@@ -53,6 +54,7 @@ def quiz_href(lang: str, quiz_id: str) -> str:
     return f"{lang}/{quiz_id}.html"  # both checked to be plain names, with no slash or dot
 
 
+@lru_cache(maxsize=16)
 def number_format(lang: str) -> dict[str, Any]:
     """How `lang` writes numbers, from Babel's locale data, for the page's script to format
     scores with: its digits, decimal and group symbols, grouping sizes, and the prefix and
