@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from quizbank.diagnostics import display_path
+from quizbank.gaps import GAP_MARKS
 from quizbank.messages import excerpt
 from quizbank.model import (
     LANGUAGE_CODE,
@@ -171,6 +172,12 @@ def _ordering_rules(question: Ordering, base: Loc) -> Iterator[Problem]:
 def _cloze_rules(question: Cloze, base: Loc) -> Iterator[Problem]:
     """Every `[[id]]` of the prompt once, with an entry in `gaps`, and every entry used."""
     used = question.gap_order
+    if mark := GAP_MARKS.search(question.prompt):
+        yield (
+            f"the prompt holds U+{ord(mark[0]):04X}, a private-use character that quizbank "
+            "uses to place a cloze's gaps: delete it",
+            (*base, "prompt"),
+        )
     seen: set[str] = set()
     for gap_id in used:
         if gap_id not in question.gaps:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, HttpUrl, StringConstraints
 from pydantic_core import to_json
 
 import quizbank
+from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.markup import to_html
 from quizbank.model import (
     GAP,
@@ -485,21 +486,12 @@ _GAPS: dict[type[BaseModel], Callable[[Any, str], dict[str, Any]]] = {
 }
 
 
-# Private-use characters stand for the gaps while a cloze prompt is rendered: no Markdown or
-# bidi isolation touches them (an Urdu page isolates Latin runs: `[[<bdi>what</bdi>]]`).
-_GAP_MARK = 0xE000
-
-
 def _cloze_prompt(prompt: str, lang: str) -> dict[str, str]:
     """A cloze prompt whose HTML holds each gap as `[[id]]`, as its Markdown does."""
     ids = GAP.findall(prompt)
-    if any(_GAP_MARK <= ord(char) < _GAP_MARK + len(ids) for char in prompt):
-        return _text(prompt, lang)  # the author wrote one of the marks: rendered as it is
-    marks = iter(range(len(ids)))
-    marked = GAP.sub(lambda gap: chr(_GAP_MARK + next(marks)), prompt)
-    html = to_html(marked, lang)
-    for number, gap_id in enumerate(ids):
-        html = html.replace(chr(_GAP_MARK + number), f"[[{gap_id}]]")
+    html = GAP_MARKS.sub(
+        lambda mark: f"[[{ids[gap_index(mark[0])]}]]", to_html(mark_gaps(prompt), lang)
+    )
     return {"markdown": prompt, "html": html}
 
 

@@ -46,11 +46,11 @@ from html import escape
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from quizbank.gaps import GAP_MARKS, gap_index, gap_mark, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.locales import is_rtl
 from quizbank.markup import to_plain
 from quizbank.model import (
-    GAP,
     ChoiceGap,
     Cloze,
     Essay,
@@ -375,16 +375,9 @@ _GAP_WRITERS: dict[type, Callable[[str, Any, _Gaps], str]] = {
 
 # A gap in the prompt while it is rendered: one character of Plane 15's private use area per
 # gap, which Markdown and the Urdu renderer leave alone.
-_MARK = 0xF0000
-_MARKS = re.compile("[\U000f0000-\U000f00ff]")
-_TAG_OR_MARK = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)[^<>]*>|[\U000f0000-\U000f00ff]")
+_TAG_OR_MARK = re.compile(rf"<(/?)([A-Za-z][A-Za-z0-9]*)[^<>]*>|{GAP_MARKS.pattern}")
 _EMPTY_ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9]*)(?: [^<>]*)?></\1>")
 _VOID = frozenset({"br", "hr", "img", "wbr"})
-
-
-def _marked(question: Cloze, order: dict[str, int]) -> str:
-    """The prompt with each `[[id]]` as its gap's mark."""
-    return GAP.sub(lambda gap: chr(_MARK + order[gap[1]]), question.prompt)
 
 
 def _balanced_pieces(html: str) -> list[str]:
@@ -420,22 +413,20 @@ def _span_pieces(lang: str, marked: str) -> list[str]:
     return _balanced_pieces(m._braces_inert(m._inert(inside)))
 
 
-def _cloze_text(
-    versions: m.Versions[Cloze], marks: dict[str, int], gaps: list[str], syntax: m.Syntax
-) -> str:
+def _cloze_text(versions: m.Versions[Cloze], gaps: list[str], syntax: m.Syntax) -> str:
     """The prompt's HTML, each gap replaced by its embedded answer. In several languages the
     gaps are written once, between the languages' texts from one gap to the next (languages
     whose gaps come in another order are left out: validate refuses them)."""
-    marked = [(lang, _marked(question, marks)) for lang, question in versions]
+    marked = [(lang, mark_gaps(question.prompt)) for lang, question in versions]
     if len(marked) == 1:
         lang, text = marked[0]
         html = m._braces_inert(m._localised(text, lang, inline=False))
-        return _MARKS.sub(lambda mark: gaps[ord(mark[0]) - _MARK], html)
-    expected = [chr(_MARK + n) for n in range(len(gaps))]
-    marked = [(lang, text) for lang, text in marked if _MARKS.findall(text) == expected]
+        return GAP_MARKS.sub(lambda mark: gaps[gap_index(mark[0])], html)
+    expected = [gap_mark(n) for n in range(len(gaps))]
+    marked = [(lang, text) for lang, text in marked if GAP_MARKS.findall(text) == expected]
     if syntax == "mlang2":
         pieces = [
-            (lang, _MARKS.split(m._braces_inert(m._localised(text, lang, inline=False))))
+            (lang, GAP_MARKS.split(m._braces_inert(m._localised(text, lang, inline=False))))
             for lang, text in marked
         ]
     else:
@@ -470,8 +461,7 @@ def _cloze(first: Cloze, versions: m.Versions[Cloze], settings: Settings) -> Wri
         )
         for gap_id in order
     ]
-    marks = {gap_id: n for n, gap_id in enumerate(order)}
-    text = _cloze_text(versions, marks, gaps, settings.syntax)
+    text = _cloze_text(versions, gaps, settings.syntax)
     return Written("multianswer", "0.3333333", "", questiontext=text, graded=False)
 
 

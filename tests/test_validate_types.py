@@ -30,6 +30,14 @@ def test_every_type_validates_in_both_languages(types_bank: Path, cli: Callable[
 
 
 CASES = {
+    "gap-mark": (
+        "en",
+        "[[count]] files here",
+        "[[count]] files here\U000f0001",
+        [
+            "content/en/every-type.yaml:66:13: error: question 8 (index-gaps), prompt: the prompt holds U+F0001, a private-use character that quizbank uses to place a cloze's gaps: delete it"
+        ],
+    ),
     "gap-no-entry": (
         "en",
         "[[count]] files here",

@@ -16,7 +16,6 @@ question, option, pair, item or gap id can contain, so they never collide.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -26,6 +25,7 @@ from typing import Any, NamedTuple
 from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
+from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
 from quizbank.locales import direction, is_rtl, locale_for
@@ -420,9 +420,6 @@ def _ordering_html(question: Ordering, head: Head) -> str:
 
 # Cloze: a text with a field or drop-down in place of each [[gap]].
 
-# A gap as the prompt's HTML has it: `[[id]]`, the id isolated in a right-to-left language.
-_GAP_HTML = re.compile(r"\[\[(?:<bdi>)?([a-z0-9_-]+)(?:</bdi>)?\]\]")
-
 
 def _gap_field(gap: Any, attributes: str, head: Head) -> str:
     if isinstance(gap, ChoiceGap):
@@ -459,28 +456,12 @@ def _cloze_html(question: Cloze, head: Head) -> str:
             f' aria-label="{name}"',
             head,
         )
-    used: set[str] = set()
-
-    def field(match: re.Match[str]) -> str:
-        gap_id = match.group(1)
-        if gap_id not in fields or gap_id in used:
-            return match.group()
-        used.add(gap_id)
-        return fields[gap_id]
-
-    prompt = _block(question.prompt, lang)
-    text = _GAP_HTML.sub(field, prompt)
-    if missing := [fields[gap_id] for gap_id in order if gap_id not in used]:
-        text += f"<p>{' '.join(missing)}</p>"  # a gap Markdown kept as code: still answerable
+    prompt = _block(mark_gaps(question.prompt), lang)
+    text = GAP_MARKS.sub(lambda mark: fields[order[gap_index(mark[0])]], prompt)
     # The right answer: the text again, each gap filled in.
-    answers = {gap_id: _gap_answer(gap, lang) for gap_id, gap in question.gaps.items()}
-    filled_in = _GAP_HTML.sub(
-        lambda match: (
-            f'<strong class="filled">{answers[match.group(1)]}</strong>'
-            if match.group(1) in answers
-            else match.group()
-        ),
-        prompt,
+    answers = [_gap_answer(question.gaps[gap_id], lang) for gap_id in order]
+    filled_in = GAP_MARKS.sub(
+        lambda mark: f'<strong class="filled">{answers[gap_index(mark[0])]}</strong>', prompt
     )
     return (
         f"{_start(head, text, legend_text=head.shared.fill_gaps)}\n"
