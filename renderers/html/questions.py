@@ -18,17 +18,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
 from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
-from quizbank.locales import direction, is_rtl, locale_for
+from quizbank.locales import direction, is_rtl
 from quizbank.markup import to_html, to_plain
 from quizbank.model import (
     ChoiceGap,
@@ -145,19 +143,6 @@ def show_answer(lang: str, count: int) -> str:
     show = escape(ngettext("Show answer", "Show answers", count))
     hide = escape(ngettext("Hide answer", "Hide answers", count))
     return f'<span class="when-closed">{show}</span><span class="when-open">{hide}</span>'
-
-
-@lru_cache(maxsize=4096, typed=True)
-def exact_number(number: float, lang: str) -> str:
-    """A number as `lang` writes it, by Babel, with every digit it has (0.0005 stays 0.0005)."""
-    value = Decimal(repr(number)).normalize()
-    if value == value.to_integral_value():
-        value = value.quantize(Decimal(1))
-    return format_decimal(value, locale=locale_for(lang), decimal_quantization=False)
-
-
-def exact_number_html(number: float, lang: str) -> str:
-    return f"<bdi>{escape(exact_number(number, lang))}</bdi>"
 
 
 def _block(text: str, lang: str) -> str:
@@ -324,8 +309,8 @@ def _field(head: Head, numeric: bool) -> str:
 
 def _number_answer(answer: float, tolerance: float, lang: str) -> str:
     """`0.9 ± 0.005`, each number by Babel (in Urdu the reader meets 0.9 first, on the right)."""
-    number = exact_number_html(answer, lang)
-    return f"{number} ± {exact_number_html(tolerance, lang)}" if tolerance else number
+    number = number_html(answer, lang)
+    return f"{number} ± {number_html(tolerance, lang)}" if tolerance else number
 
 
 def _accepted(answers: Sequence[str]) -> list[str]:
