@@ -289,6 +289,18 @@ def test_urdu_type(site: dict[str, Path], open_page: Callable[..., Opened]) -> N
     assert "NotoNastaliqUrdu-Bold" in platform_fonts(page, "h1")
 
 
+def test_code_blocks_keep_latin_line_spacing_on_an_urdu_page(
+    site: dict[str, Path], open_page: Callable[..., Opened]
+) -> None:
+    page = open_page(quiz(site, "ur", "mixed/", "mixed-types")).page
+    ratios = page.eval_on_selector_all(
+        "pre",
+        "blocks => blocks.map(node => parseFloat(getComputedStyle(node).lineHeight)"
+        " / parseFloat(getComputedStyle(node).fontSize))",
+    )
+    assert ratios and all(1.3 <= ratio <= 1.6 for ratio in ratios), ratios
+
+
 def platform_fonts(page: Page, selector: str) -> set[str]:
     """The PostScript names of the fonts that rendered the first element matching `selector`."""
     cdp = page.context.new_cdp_session(page)
