@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -22,10 +23,11 @@ from quizbank.locales import is_rtl
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
 # A run of Latin letters or digits, possibly several words joined by spaces and punctuation
-# that belongs inside such a run (model.safetensors.index.json, PyTorch 2.4, CUDA-12).
-_LATIN_RUN = re.compile(
-    r"[A-Za-z0-9][A-Za-z0-9_.,:/+\-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_.,:/+\-]*)*"
-)
+# that belongs inside such a run (model.safetensors.index.json, PyTorch 2.4, CUDA-12,
+# weights_only=True), with a call's parentheses (state_dict(), load(path)): outside the
+# isolation, right-to-left text would show them before the name, `()state_dict`.
+_LATIN_WORD = r"[A-Za-z0-9][\w.,:/+=%\-]*(?:\([\w.,:/+=%\-' ]*\)[\w.,:/+=%\-]*)*"
+_LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*", re.ASCII)
 
 
 def safe_link(url: str) -> bool:
@@ -33,17 +35,45 @@ def safe_link(url: str) -> bool:
     return url.strip().lower().startswith(SAFE_SCHEMES)
 
 
-def _isolate_latin(text: str) -> str:
-    """Escape text and wrap each Latin run in `<bdi>`."""
+# Multi-word terms that a line must not break inside, per language, kept beside the catalogs.
+TERMS_FILE = "no-break-terms.txt"
+_LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+@lru_cache(maxsize=16)
+def _no_break_terms(lang: str) -> re.Pattern[str] | None:
+    """The terms of quizbank/locale/<lang>/no-break-terms.txt (one a line, `#` comments) as
+    one pattern, longest first; None when the language has none."""
+    path = _LOCALE_DIR / lang / TERMS_FILE
+    if not path.is_file():
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    terms = sorted({t.strip() for t in lines if t.strip() and not t.startswith("#")}, key=len)
+    if not terms:
+        return None
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, reversed(terms)))})")
+
+
+def _kept_together(text: str, lang: str) -> str:
+    """Text with a no-break space inside each of `lang`'s multi-word terms (چیک پوائنٹ)."""
+    terms = _no_break_terms(lang)
+    if terms is None or " " not in text:
+        return text
+    return terms.sub(lambda term: term[0].replace(" ", "\u00a0"), text)
+
+
+def _isolate_latin(text: str, lang: str) -> str:
+    """Escape text and wrap each Latin run in `<bdi lang="en">` (isolated, and read in an
+    English voice); keep `lang`'s multi-word terms on one line."""
     out: list[str] = []
     last = 0
     for match in _LATIN_RUN.finditer(text):
         run = match.group().rstrip(".,:")
         end = match.start() + len(run)
-        out.append(escapeHtml(text[last : match.start()]))
-        out.append(f"<bdi>{escapeHtml(run)}</bdi>")
+        out.append(escapeHtml(_kept_together(text[last : match.start()], lang)))
+        out.append(f'<bdi lang="en">{escapeHtml(run)}</bdi>')
         last = end
-    out.append(escapeHtml(text[last:]))
+    out.append(escapeHtml(_kept_together(text[last:], lang)))
     return "".join(out)
 
 
@@ -51,12 +81,12 @@ class _RtlRenderer(RendererHTML):
     """HTML renderer that isolates left-to-right runs inside right-to-left text."""
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        return _isolate_latin(tokens[idx].content)
+        return _isolate_latin(tokens[idx].content, str(env.get("lang", "")))
 
     def code_inline(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return f'<code dir="ltr">{escapeHtml(tokens[idx].content)}</code>'
+        return f'<code dir="ltr" lang="en">{escapeHtml(tokens[idx].content)}</code>'
 
 
 def _parser(rtl: bool) -> MarkdownIt:
@@ -89,11 +119,10 @@ def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
     `@@` is written as character references, which show the same and match nothing an LMS
     rewrites, whatever `<bdi>` an Urdu text puts between them.
     """
-    rtl = is_rtl(lang)
-    block, paragraph = _rendered(text, rtl)
+    block, paragraph = _rendered(text, lang)
     if not inline:
         return block
-    return paragraph if paragraph is not None else _inline_only(text, rtl)
+    return paragraph if paragraph is not None else _inline_only(text, lang)
 
 
 def _without_at_at(html: str) -> str:
@@ -104,18 +133,18 @@ def _without_at_at(html: str) -> str:
 # Every renderer asks for the same texts of a quiz (a page, an export, an XML file), some as
 # blocks and some inline: one parse gives both, and the last few thousand texts are kept.
 @lru_cache(maxsize=8192)
-def _rendered(text: str, rtl: bool) -> tuple[str, str | None]:
+def _rendered(text: str, lang: str) -> tuple[str, str | None]:
     """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
     pieces = _plain_pieces(text)
     if pieces is not None:
-        return _paragraph(_without_at_at(_render_pieces(pieces, rtl)))
-    block, paragraph = _parsed(text, rtl)
+        return _paragraph(_without_at_at(_render_pieces(pieces, lang)))
+    block, paragraph = _parsed(text, lang)
     return _without_at_at(block), None if paragraph is None else _without_at_at(paragraph)
 
 
-def _parsed(text: str, rtl: bool) -> tuple[str, str | None]:
-    md = _PARSERS[rtl]
-    env: EnvType = {}
+def _parsed(text: str, lang: str) -> tuple[str, str | None]:
+    md = _PARSERS[is_rtl(lang)]
+    env: EnvType = {"lang": lang}
     if _one_line_paragraph(text):
         return _paragraph(md.renderer.render(md.parseInline(text, env), md.options, env))
     tokens = md.parse(text, env)
@@ -147,8 +176,8 @@ def _one_line_paragraph(text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _inline_only(text: str, rtl: bool) -> str:
-    html: str = _PARSERS[rtl].renderInline(text)
+def _inline_only(text: str, lang: str) -> str:
+    html: str = _PARSERS[is_rtl(lang)].renderInline(text, {"lang": lang})
     return _without_at_at(html.strip())
 
 
@@ -301,14 +330,14 @@ def _punctuation(char: str) -> bool:
     return bool(char) and char != "*" and unicodedata.category(char)[0] in "PS"
 
 
-def _render_pieces(pieces: tuple[Piece, ...], rtl: bool) -> str:
+def _render_pieces(pieces: tuple[Piece, ...], lang: str) -> str:
     """What markdown-it's renderers (ours for right-to-left) make of these tokens."""
-    text = _isolate_latin if rtl else escapeHtml
-    code = '<code dir="ltr">' if rtl else "<code>"
+    rtl = is_rtl(lang)
+    code = '<code dir="ltr" lang="en">' if rtl else "<code>"
     out = []
     for kind, content in pieces:
         if kind == "text":
-            out.append(text(content))
+            out.append(_isolate_latin(content, lang) if rtl else escapeHtml(content))
         elif kind == "code":
             out.append(f"{code}{escapeHtml(content)}</code>")
         else:

@@ -185,8 +185,8 @@ def test_urdu_page_is_right_to_left(site: dict[str, Path]) -> None:
     options = elements.find("div", class_="options")
     assert len(options) == 8 and all(o["dir"] == "rtl" for o in options)
     # Latin inside Urdu is isolated: code keeps its own direction, numbers too.
-    assert '<code dir="ltr">state_dict()</code>' in page
-    assert "<bdi>RNG</bdi>" in page
+    assert '<code dir="ltr" lang="en">state_dict()</code>' in page
+    assert '<bdi lang="en">RNG</bdi>' in page
 
 
 def test_english_page_is_left_to_right(site: dict[str, Path]) -> None:

@@ -6,12 +6,13 @@ escape, and tests/test_markup_fast_path.py compares the fast path with markdown-
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from test_markup_fast_path import PIECES, _random_texts
 
 from quizbank import markup
-from quizbank.markup import to_plain
+from quizbank.markup import to_html, to_plain
 
 
 @pytest.mark.parametrize(
@@ -66,3 +67,45 @@ def test_fast_path_gives_what_the_slow_path_gives(monkeypatch: pytest.MonkeyPatc
     fast = [to_plain(t) for t in texts]
     monkeypatch.setattr(markup, "_plain_pieces", lambda text: None)
     assert [to_plain(t) for t in texts] == fast
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("چیک پوائنٹ لوڈ کریں", "چیک\xa0پوائنٹ لوڈ کریں"),  # noqa: RUF001
+        ("دو چیک پوائنٹس اور میٹا ڈیٹا", "دو چیک\xa0پوائنٹس اور میٹا\xa0ڈیٹا"),  # noqa: RUF001
+        ("**ڈیٹا لوڈر** کی پیش رفت", "<strong>ڈیٹا\xa0لوڈر</strong> کی پیش\xa0رفت"),
+        ("`چیک پوائنٹ` کوڈ میں", '<code dir="ltr" lang="en">چیک پوائنٹ</code> کوڈ میں'),
+    ],
+)
+def test_urdu_terms_stay_on_one_line(text: str, html: str) -> None:
+    """A known multi-word term (quizbank/locale/ur/no-break-terms.txt) is joined by a no-break
+    space in text, never in code; English has no list."""
+    assert to_html(text, "ur", inline=True) == html
+    assert "\xa0" not in to_html("check point", "en")
+
+
+def test_every_term_of_the_list_is_joined() -> None:
+    path = Path(markup.__file__).with_name("locale") / "ur" / markup.TERMS_FILE
+    terms = [t for t in path.read_text(encoding="utf-8").splitlines() if t and t[0] != "#"]
+    assert len(terms) >= 4
+    for term in terms:
+        assert " " in term and to_html(term, "ur", inline=True) == term.replace(" ", "\xa0")
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("ہر state_dict() میں", 'ہر <bdi lang="en">state_dict()</bdi> میں'),
+        (
+            "torch.load(path, weights_only=True) سے",
+            '<bdi lang="en">torch.load(path, weights_only=True)</bdi> سے',
+        ),
+        ("(RNG) کی حالت", '(<bdi lang="en">RNG</bdi>) کی حالت'),
+        ("`x()` ہے", '<code dir="ltr" lang="en">x()</code> ہے'),
+    ],
+)
+def test_latin_runs_in_urdu_are_isolated_and_english(text: str, html: str) -> None:
+    """A Latin run keeps its call's parentheses and `=` inside its isolation (else right-to-left
+    text shows `()state_dict`), and is marked English for screen readers' voice."""
+    assert to_html(text, "ur", inline=True) == html

@@ -746,12 +746,12 @@ def test_mlang2_tags_around_each_language() -> None:
     root = etree.fromstring(files["multilang/mixed.xml"].encode())
     assert root.findtext("question[2]/questiontext/text") == (
         "{mlang en,other}<p>Pick the even numbers (en)</p>{mlang}"
-        '{mlang ur}<div lang="ur" dir="rtl"><p><bdi>Pick the even numbers</bdi> (<bdi>ur</bdi>)</p>'
+        '{mlang ur}<div lang="ur" dir="rtl"><p><bdi lang="en">Pick the even numbers</bdi> (<bdi lang="en">ur</bdi>)</p>'
         "</div>{mlang}"
     )
     assert root.findtext("question[2]/answer[1]/feedback/text") == (
         "{mlang en,other}odd (en){mlang}"
-        '{mlang ur}<div lang="ur" dir="rtl"><bdi>odd</bdi> (<bdi>ur</bdi>)</div>{mlang}'
+        '{mlang ur}<div lang="ur" dir="rtl"><bdi lang="en">odd</bdi> (<bdi lang="en">ur</bdi>)</div>{mlang}'
     )
     # A text in one language only is for every language: no tags.
     one = _outputs(
