@@ -10,7 +10,18 @@ its place in the page:
 - the first paragraph of a prompt or an option sits on its numbered heading or lettered list
   line, so a leading `#`, `1.` or `-` stays text; any further blocks follow, inside the item.
 Right-to-left languages are wrapped in `<div dir="rtl" lang="…">` with blank lines inside, so
-hosts such as GitHub still render the Markdown within.
+hosts such as GitHub still render the Markdown within. Inside it, each code span, safe autolink
+and run of Latin script (the runs the HTML export isolates, `quizbank.markup`'s `_LATIN_RUN`) is
+put between U+2066 LEFT-TO-RIGHT ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, outside the
+backticks, so that `state_dict()` does not show as `()state_dict` and `8 GPUs` as `GPUs 8`.
+Characters, not `<bdi>`: GitHub's sanitizer drops `<bdi>` (its allowed tags have `bdo`, not
+`bdi`), a host with raw HTML off would show it as text, and the page would no longer be free of
+HTML of its own; the characters work in any renderer, editor and plain-text view, and also keep
+GitHub's `dir="auto"` paragraphs right-to-left when they open with Latin text. The isolates go
+only where they change nothing Markdown reads: never in fenced or indented code, a link's
+destination, a reference's label, an entity or a line's block mark, nor next to a `*`, `_` or
+`~` whose opening or closing they would change; the page's own labels and numbers are not
+isolated. Left-to-right pages get no isolates and no extra work.
 
 Interface strings ("Answer key", "3 questions", True/False) come from quizbank's gettext catalogs.
 """
@@ -26,13 +37,14 @@ from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isPunctChar, isWhiteSpace
 from markdown_it.token import Token
 from markdown_it.utils import EnvType
 from pydantic import BaseModel, Field
 
 from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
 from quizbank.locales import is_rtl, option_label, option_letter, option_list
-from quizbank.markup import is_plain_paragraph, safe_link, to_plain
+from quizbank.markup import _LATIN_RUN, is_plain_paragraph, safe_link, to_plain
 from quizbank.model import (
     GAP,
     ChoiceGap,
@@ -176,6 +188,12 @@ def safe_markdown(text: str) -> str:
 def _without_html(text: str) -> str:
     """`<` escaped outside fences and indented code, and outside code spans in each run of lines
     that no blank line or code interrupts."""
+    return _in_text_lines(text, _escape_lt)
+
+
+def _in_text_lines(text: str, rewrite: Callable[[str], str]) -> str:
+    """The text with each run of lines that no blank line, fence or indented code interrupts
+    (where code spans can wrap) as `rewrite` makes it; code blocks and blank lines as written."""
     code = {
         n
         for t in _blocks(text)
@@ -186,12 +204,12 @@ def _without_html(text: str) -> str:
     segment: list[str] = []  # lines of one paragraph-like run, where code spans can wrap
     for number, line in enumerate(text.split("\n")):
         if number in code or not line.strip():
-            out += [_escape_lt("\n".join(segment))] if segment else []
+            out += [rewrite("\n".join(segment))] if segment else []
             out.append(line)
             segment = []
         else:
             segment.append(line)
-    out += [_escape_lt("\n".join(segment))] if segment else []
+    out += [rewrite("\n".join(segment))] if segment else []
     return "\n".join(out)
 
 
@@ -286,6 +304,157 @@ def _edge_bullet(text: str, *, last: bool) -> str:
     return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
 
 
+# --- right-to-left pages: code and Latin runs isolated --------------------------------------
+
+_LRI, _PDI = "\u2066", "\u2069"  # LEFT-TO-RIGHT ISOLATE … POP DIRECTIONAL ISOLATE
+# What a text needs looked at before any isolation: Latin letters or digits, or code.
+_LATIN_OR_CODE = re.compile(r"[A-Za-z0-9`]")
+# Lines that may be fenced or indented code (in a list item or quote too): only then are the
+# blocks of a text parsed to leave them as they are.
+_MAY_HOLD_CODE_BLOCK = re.compile(r"```|~~~|    |\t")
+_ESCAPE = r"\\[\s\S]"
+# A link's destination (and title) that no reading can take for anything else: after a text
+# in brackets, a link for sure, whose text can be isolated. After any other bracketed text,
+# the text may be a reference's label (`[ref](> x` links to `[ref]: …`): it stays as written.
+_PLAIN_DESTINATION = (
+    r"""\((?:<[^<>\n\\]*>|[^\s()<>\\]+(?:\([^\s()<>\\]*\)[^\s()<>\\]*)*)(?: +"[^"\\\n]*")?\)"""
+)
+# What isolation finds in guarded Markdown from left to right: a run of backticks (a code
+# span's opening), a backslash escape, a safe autolink (the guard escaped any other `<`), `_`;
+# and what must stay as written: an entity, a bracketed text that is not a link's for sure
+# (a reference's label must match its definition's) up to a `](` after it, or with the
+# destination after `]:` of a definition, and what follows `](`: its balanced parentheses, or
+# all the rest when they are not.
+_ISOLATION = re.compile(
+    r"(?P<ticks>`+)"
+    r"|(?P<escape>\\[!-/:-@\[-`{-~])"
+    r"|(?P<autolink><(?i:https?://|mailto:)[^\s<>]*>)"
+    r"|(?P<underscore>_)"
+    r"|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    rf"|\]\((?:{_ESCAPE}|\((?:{_ESCAPE}|\((?:{_ESCAPE}|[^\\()])*\)|[^\\()])*\)|[^\\()])*\)"
+    r"|\]\([\s\S]*"
+    rf"|\[(?:{_ESCAPE}|[^\\\[\]])*"
+    rf"(?:(?=\](?!{_PLAIN_DESTINATION})\()|\](?!\()(?::[ \t]*\n?[^\n]*)?)"
+)
+_ISOLATION_STARTS = re.compile(r"[`\\<_&\[\]]")  # where anything `_ISOLATION` finds starts
+# The block marks that open a line (`1.` of an ordered list, in a quote or list item too): as
+# written, never in a run. None of their characters opens anything `_ISOLATION` finds.
+_LINE_MARKS = re.compile(r"^[ \t]*(?:(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))[ \t]*)+", re.M)
+_MARK_STARTS = frozenset(" \t>-+*0123456789")
+# Escaped characters that a Latin run may hold (`snake\_case`, `v1\.2`): in a run, each
+# escape counts as its character twice, so a run never ends between the backslash and it.
+_IN_RUN = frozenset("_.,:/+=%-")
+_MASK = "\x00"  # ends every Latin run: stands in for what the runs must not hold
+_EMPHASIS_MARKS = frozenset("*_~")  # emphasis and strikethrough
+
+
+def _isolated(text: str, rtl: bool) -> str:
+    """Guarded Markdown as a right-to-left page shows it (see `_isolate`); as it is otherwise."""
+    return _isolate(text) if rtl and _LATIN_OR_CODE.search(text) else text
+
+
+@lru_cache(maxsize=16384)
+def _isolate(text: str) -> str:
+    """Each code span, safe autolink and Latin run (as the HTML export finds them) between
+    LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE, outside the backticks; fenced and
+    indented code, link destinations, references, entities and block marks as written."""
+    if not _MAY_HOLD_CODE_BLOCK.search(text):
+        return _isolate_lines(text)
+    return _in_text_lines(text, _isolate_lines)
+
+
+def _isolate_lines(text: str) -> str:
+    """`_isolate` for lines with no code block among them."""
+    masked: list[str] = []  # the text as Latin runs are looked for in it, of the same length
+    spans: list[tuple[int, int]] = []  # code spans, autolinks and Latin runs to isolate
+    pos = at = 0
+    while candidate := _ISOLATION_STARTS.search(text, at):
+        found = _ISOLATION.match(text, candidate.start())
+        if found is None:
+            at = candidate.end()
+            continue
+        start, end = found.span()
+        kind = found.lastgroup
+        if kind == "ticks":  # a code span if a run of as many backticks closes it
+            closing = _closing_ticks(end - start).search(text, end)
+            if closing:
+                end = closing.end()
+            # (an escaped backtick before: isolates would split a run of backticks)
+            if closing and text[start - 1 : start] != "`" and _keeps_flanking(text, start, end):
+                spans.append((start, end))
+        elif kind == "autolink" and _keeps_flanking(text, start, end):
+            spans.append((start, end))
+        elif kind == "escape" and text[end - 1] in _IN_RUN:
+            masked += [text[pos:start], text[end - 1] * 2]
+            pos = at = end
+            continue
+        elif kind == "underscore" and _inert(text, start):
+            masked += [text[pos:start], "_"]  # in a word (`state_dict`): part of the run
+            pos = at = end
+            continue
+        elif kind is None and "`" in found.group():
+            return text  # a backtick that may open code where Markdown reads no link: as written
+        masked += [text[pos:start], _MASK * (end - start)]
+        pos = at = end
+    masked.append(text[pos:])
+    runs = "".join(masked)
+    if text[:1] in _MARK_STARTS or "\n" in text:
+        for mark in _LINE_MARKS.finditer(text):
+            runs = runs[: mark.start()] + _MASK * len(mark.group()) + runs[mark.end() :]
+    for run in _LATIN_RUN.finditer(runs):
+        # As the HTML export does: a full stop, comma or colon after a run is the sentence's.
+        start, end = run.start(), run.start() + len(run.group().rstrip(".,:"))
+        if not _keeps_flanking(text, start, end):  # `**f()**x`: the run ends at `f`
+            while not (text[end - 1].isascii() and text[end - 1].isalnum()):
+                end -= 1  # (a backslash and what it escapes go together)
+        spans.append((start, end))
+    spans.sort()
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += [text[pos:start], _LRI, text[start:end], _PDI]
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+@lru_cache(maxsize=64)
+def _closing_ticks(count: int) -> re.Pattern[str]:
+    """What closes a code span opened by `count` backticks: as many, and no more."""
+    return re.compile(f"(?<!`){'`' * count}(?!`)")
+
+
+def _other(char: str) -> bool:
+    """Neither whitespace nor punctuation as CommonMark's emphasis rules see it: a letter, a
+    digit, or a format character such as the isolates (absent, at an edge: whitespace)."""
+    return bool(char) and not isWhiteSpace(ord(char)) and not isPunctChar(char)
+
+
+def _space(char: str) -> bool:
+    return isWhiteSpace(ord(char))
+
+
+def _inert(text: str, at: int) -> bool:
+    """True if the `_` at `at` can neither open nor close emphasis, whatever is put around the
+    word it is in: between two letters or digits."""
+    return at > 0 and _other(text[at - 1]) and _other(text[at + 1 : at + 2])
+
+
+def _keeps_flanking(text: str, start: int, end: int) -> bool:
+    """True if isolates around `text[start:end]` leave every `*`, `_` and `~` next to it able to
+    open and close emphasis as before. An isolate counts as a letter: where a letter or digit
+    was next to the mark, nothing changes; where punctuation (a backtick, `>`, `)`) was, the
+    mark's other side must be whitespace."""
+    if text[start - 1 : start] in _EMPHASIS_MARKS and not _other(text[start]):
+        before = len(text[:start].rstrip(text[start - 1]))
+        if before and not _space(text[before - 1]):
+            return False
+    if text[end : end + 1] in _EMPHASIS_MARKS and not _other(text[end - 1]):
+        after = len(text) - len(text[end:].lstrip(text[end]))
+        if after < len(text) and not _space(text[after]):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class _Interface:
     """The interface strings of one language, looked up once."""
@@ -377,6 +546,16 @@ class _Parts:
 class _Page:
     lang: str
     interface: _Interface
+    rtl: bool = False
+
+    def split(self, text: str) -> tuple[str, str]:
+        """`lead_and_rest`, isolated on a right-to-left page."""
+        lead, rest = lead_and_rest(text)
+        return _isolated(lead, self.rtl), _isolated(rest, self.rtl)
+
+    def blocks(self, text: str) -> str:
+        """`safe_markdown`, isolated on a right-to-left page."""
+        return _isolated(safe_markdown(text), self.rtl)
 
 
 def _choice_texts(question: Question, interface: _Interface) -> list[tuple[str, str]]:
@@ -391,9 +570,7 @@ def _choice(question: SingleChoice | MultipleChoice | TrueFalse, page: _Page) ->
     """Lettered options; the key gives the right letters and options."""
     lang = page.lang
     texts = _choice_texts(question, page.interface)
-    choices = [
-        (f"**{option_label(lang, n)}**", *lead_and_rest(t)) for n, (_, t) in enumerate(texts)
-    ]
+    choices = [(f"**{option_label(lang, n)}**", *page.split(t)) for n, (_, t) in enumerate(texts)]
     ids = [choice_id for choice_id, _ in texts]
     right = question.answer_ids
     hint = [page.interface.choose_all] if isinstance(question, MultipleChoice) else []
@@ -449,14 +626,14 @@ def _escaped(text: str) -> str:
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
 
 
-def _inline(text: str) -> str:
+def _inline(text: str, rtl: bool) -> str:
     """A text as one line of inline Markdown that stays text on any line (in a table cell, a
-    list item): its blocks joined by spaces."""
+    list item): its blocks joined by spaces; isolated on a right-to-left page."""
     flat = " ".join(line.strip() for line in text.splitlines() if line.strip())
     lead, rest = lead_and_rest(flat)
     if rest and flat[:1] in _PUNCTUATION:  # a fence, rule or definition: its first mark as text
         lead, rest = lead_and_rest(f"\\{flat}")
-    return lead if not rest else _escaped(to_plain(text))
+    return _isolated(lead if not rest else _escaped(to_plain(text)), rtl)
 
 
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -464,10 +641,10 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _PIPE = re.compile(r"(?<!\\)((?:\\\\)*)\|")
 
 
-def _cell(text: str) -> str:
+def _cell(text: str, rtl: bool = False) -> str:
     """A text as a table cell: one line, every pipe escaped (code spans too: tables split rows
     at pipes before they read code)."""
-    return _PIPE.sub(r"\1\\|", _inline(text))
+    return _PIPE.sub(r"\1\\|", _inline(text, rtl))
 
 
 def _table(head: tuple[str, str], rows: Sequence[tuple[str, str]]) -> str:
@@ -493,10 +670,11 @@ def _matching(question: Matching, page: _Page) -> _Parts:
     order = _scrambled(len(texts), question.id, len(question.pairs))
     letters = {index: option_letter(lang, at) for at, index in enumerate(order)}
     matches = [
-        f"**{option_label(lang, at)}** {_cell(texts[index])}" for at, index in enumerate(order)
+        f"**{option_label(lang, at)}** {_cell(texts[index], page.rtl)}"
+        for at, index in enumerate(order)
     ]
     items = [
-        f"**{format_number(n, lang)}.** {_cell(pair.item)}"
+        f"**{format_number(n, lang)}.** {_cell(pair.item, page.rtl)}"
         for n, pair in enumerate(question.pairs, 1)
     ]
     items += [""] * (len(matches) - len(items))
@@ -504,7 +682,8 @@ def _matching(question: Matching, page: _Page) -> _Parts:
     body = [interface.match_how, _table(head, list(zip(items, matches, strict=True)))]
     pairs = range(len(question.pairs))
     rows = [
-        (items[n], f"**{option_label(lang, order.index(n))}** {_cell(texts[n])}") for n in pairs
+        (items[n], f"**{option_label(lang, order.index(n))}** {_cell(texts[n], page.rtl)}")
+        for n in pairs
     ]
     answer = option_list(
         lang, [f"{format_number(n + 1, lang)} {interface.arrow} {letters[n]}" for n in pairs]
@@ -515,8 +694,8 @@ def _matching(question: Matching, page: _Page) -> _Parts:
 def _ordering(question: Ordering, page: _Page) -> _Parts:
     """A numbered list in a fixed scrambled order; the key gives the right order."""
     order = _scrambled(len(question.items), question.id, len(question.items))
-    shown = [("", *lead_and_rest(question.items[index].text)) for index in order]
-    right = [("", *lead_and_rest(item.text)) for item in question.items]
+    shown = [("", *page.split(question.items[index].text)) for index in order]
+    right = [("", *page.split(item.text)) for item in question.items]
     numbers = [format_number(order.index(index) + 1, page.lang) for index in range(len(order))]
     body: list[Block] = [page.interface.order_how, _List(shown, ordered=True)]
     return _Parts(
@@ -545,7 +724,7 @@ def _gap_answer(gap: Gap, lang: str, *, long: bool) -> str:
         return _range(gap.answer, gap.tolerance, lang)
     index = [option.id for option in gap.options].index(gap.answer)
     if long:
-        return f"**{option_label(lang, index)}** {_inline(gap.options[index].text)}"
+        return f"**{option_label(lang, index)}** {_inline(gap.options[index].text, is_rtl(lang))}"
     return option_letter(lang, index)
 
 
@@ -577,7 +756,7 @@ def _cloze(question: Cloze, page: _Page) -> _Parts:
 
 
 def _gap_option(lang: str, number: int, text: str) -> str:
-    return f"**{option_label(lang, number)}** {_inline(text)}"
+    return f"**{option_label(lang, number)}** {_inline(text, is_rtl(lang))}"
 
 
 def _word_limits(question: Essay, lang: str) -> str:
@@ -707,17 +886,17 @@ def _edge_delimiter(text: str, *, last: bool) -> str:
     return top[-1 if last else 0].markup if top and top[-1 if last else 0].type == kind else ""
 
 
-def _header(quiz: Quiz, interface: _Interface) -> list[str]:
+def _header(quiz: Quiz, page: _Page) -> list[str]:
     """The title, description, level and question count, and the guide's link."""
     count = len(quiz.questions)
     questions = ngettext_for(quiz.lang)("%(number)s question", "%(number)s questions", count)
     questions %= {"number": format_number(count, quiz.lang)}
-    blocks = [f"# {lead_and_rest(quiz.title)[0]}", safe_markdown(quiz.description)]
+    blocks = [f"# {page.split(quiz.title)[0]}", page.blocks(quiz.description)]
     blocks.append(f"{level_name(quiz.level, quiz.lang)} · {questions}")
     if quiz.guide:
-        guide = _LINK_TEXT_BRACKET.sub(r"\\\1", lead_and_rest(quiz.guide.title)[0])
+        guide = _LINK_TEXT_BRACKET.sub(r"\\\1", page.split(quiz.guide.title)[0])
         url = str(quiz.guide.url).replace("(", "%28").replace(")", "%29")
-        blocks.append(interface.guide % {"link": f"[{guide}]({url})"})
+        blocks.append(page.interface.guide % {"link": f"[{guide}]({url})"})
     return blocks
 
 
@@ -731,18 +910,19 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
 
     One pass over the questions writes both sections, each text split only once."""
     interface = _interface(quiz.lang)
-    page = _Page(quiz.lang, interface)
-    blocks = _header(quiz, interface)
+    rtl = is_rtl(quiz.lang)
+    page = _Page(quiz.lang, interface, rtl)
+    blocks = _header(quiz, page)
     key = [interface.answer_key] if answers else []
     for number, question in enumerate(quiz.questions, 1):
         parts = _TYPES[type(question)](question, page)
-        lead, rest = lead_and_rest(parts.prompt)
+        lead, rest = page.split(parts.prompt)
         blocks += [f"## {number}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
         if answers:
             key.append(f"### {number}. {parts.answer}")
-            key += _laid_out([*parts.key, safe_markdown(question.explanation)])
+            key += _laid_out([*parts.key, page.blocks(question.explanation)])
     body = "\n\n".join(block for block in blocks + key if block)
-    if is_rtl(quiz.lang):
+    if rtl:
         body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'
     return body + "\n"
 
