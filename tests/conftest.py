@@ -55,8 +55,12 @@ def urdu() -> Quiz:
 
 @pytest.fixture
 def bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of content/ in a temporary working folder; paths print relative to it."""
-    shutil.copytree(CONTENT, tmp_path / "content")
+    """A copy of the first bundled quiz (checkpoint-sharding, in both languages) as content/ in a
+    temporary working folder, so that counts stay put as content grows; paths print relative to
+    it."""
+    for lang in ("en", "ur"):
+        (tmp_path / "content" / lang).mkdir(parents=True)
+        shutil.copy(CONTENT / lang / f"{QUIZ}.yaml", tmp_path / "content" / lang)
     monkeypatch.chdir(tmp_path)
     return tmp_path / "content"
 
