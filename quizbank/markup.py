@@ -27,7 +27,7 @@ SAFE_SCHEMES = ("http://", "https://", "mailto:")
 # weights_only=True), with a call's parentheses (state_dict(), load(path)): outside the
 # isolation, right-to-left text would show them before the name, `()state_dict`.
 _LATIN_WORD = r"[A-Za-z0-9][\w.,:/+=%\-]*(?:\([\w.,:/+=%\-' ]*\)[\w.,:/+=%\-]*)*"
-_LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*", re.ASCII)
+LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*", re.ASCII)
 
 
 def safe_link(url: str) -> bool:
@@ -67,7 +67,7 @@ def _isolate_latin(text: str, lang: str) -> str:
     English voice); keep `lang`'s multi-word terms on one line."""
     out: list[str] = []
     last = 0
-    for match in _LATIN_RUN.finditer(text):
+    for match in LATIN_RUN.finditer(text):
         run = match.group().rstrip(".,:")
         end = match.start() + len(run)
         out.append(escapeHtml(_kept_together(text[last : match.start()], lang)))
