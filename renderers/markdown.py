@@ -847,19 +847,30 @@ def _laid_out(blocks: Sequence[Block]) -> list[str]:
     after it, and ended before an indented text (which would go on inside its last item)."""
     out: list[str] = []
     before = ""  # the marker of the list that ends the block before, if it is the page's
+    previous: Block = ""  # the last block that is not empty
     for at, block in enumerate(blocks):
         if not isinstance(block, _List):
             out.append(block)
             before = ""
-            continue
-        previous = next((b for b in reversed(blocks[:at]) if b), "")
-        after = next((b for b in blocks[at + 1 :] if b), "")
-        avoid = {before} | _edges(previous, last=True) | _edges(after, last=False)
-        text, before = _list(block, avoid)
-        out.append(text)
-        if isinstance(after, str) and after[:1] in (" ", "\t"):
-            out.append(_END_OF_LIST)  # an indented line after the list would go on inside it
+        else:
+            after = _next_block(blocks, at + 1)
+            avoid = {before} | _edges(previous, last=True) | _edges(after, last=False)
+            text, before = _list(block, avoid)
+            out.append(text)
+            if isinstance(after, str) and after[:1] in (" ", "\t"):
+                out.append(_END_OF_LIST)  # an indented line after the list would go on in it
+        if block:
+            previous = block
     return out
+
+
+def _next_block(blocks: Sequence[Block], start: int) -> Block:
+    """The first block from `start` on that is not empty, or "" (found by index: slicing the
+    rest of the page for each list made a long quiz take quadratic time)."""
+    for index in range(start, len(blocks)):
+        if blocks[index]:
+            return blocks[index]
+    return ""
 
 
 def _edges(block: Block, *, last: bool) -> set[str]:
