@@ -41,39 +41,42 @@ _LOCALE_DIR = Path(__file__).with_name("locale")
 
 
 @lru_cache(maxsize=16)
-def _no_break_terms(lang: str) -> re.Pattern[str] | None:
-    """The terms of quizbank/locale/<lang>/no-break-terms.txt (one a line, `#` comments) as
-    one pattern, longest first; None when the language has none."""
+def _no_break_terms(lang: str) -> tuple[tuple[str, str], ...]:
+    """The terms of quizbank/locale/<lang>/no-break-terms.txt (one a line, `#` comments), each
+    with its no-break form, longest first; none when the language has no list."""
     path = _LOCALE_DIR / lang / TERMS_FILE
     if not path.is_file():
-        return None
+        return ()
     lines = path.read_text(encoding="utf-8").splitlines()
-    terms = sorted({t.strip() for t in lines if t.strip() and not t.startswith("#")}, key=len)
-    if not terms:
-        return None
-    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, reversed(terms)))})")
+    terms = sorted({t.strip() for t in lines if t.strip() and t[0] != "#"}, key=len, reverse=True)
+    return tuple((term, term.replace(" ", "\u00a0")) for term in terms)
 
 
 def _kept_together(text: str, lang: str) -> str:
-    """Text with a no-break space inside each of `lang`'s multi-word terms (چیک پوائنٹ)."""
-    terms = _no_break_terms(lang)
-    if terms is None or " " not in text:
-        return text
-    return terms.sub(lambda term: term[0].replace(" ", "\u00a0"), text)
+    """Text with a no-break space inside each of `lang`'s multi-word terms (چیک پوائنٹ) where a
+    word starts with the term (چیک پوائنٹس too, not a word that merely ends like its first)."""
+    for term, joined in _no_break_terms(lang):
+        at = text.find(term)
+        while at >= 0:
+            if at == 0 or not text[at - 1].isalnum():
+                text = text[:at] + joined + text[at + len(term) :]
+            at = text.find(term, at + len(term))
+    return text
 
 
 def _isolate_latin(text: str, lang: str) -> str:
     """Escape text and wrap each Latin run in `<bdi lang="en">` (isolated, and read in an
     English voice); keep `lang`'s multi-word terms on one line."""
+    text = _kept_together(text, lang)  # the terms hold no Latin letter: the runs stay as they are
     out: list[str] = []
     last = 0
     for match in LATIN_RUN.finditer(text):
         run = match.group().rstrip(".,:")
         end = match.start() + len(run)
-        out.append(escapeHtml(_kept_together(text[last : match.start()], lang)))
+        out.append(escapeHtml(text[last : match.start()]))
         out.append(f'<bdi lang="en">{escapeHtml(run)}</bdi>')
         last = end
-    out.append(escapeHtml(_kept_together(text[last:], lang)))
+    out.append(escapeHtml(text[last:]))
     return "".join(out)
 
 
