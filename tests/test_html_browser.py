@@ -270,6 +270,19 @@ def test_no_horizontal_scrolling_on_a_phone(
     assert opened.requests == [opened.url]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_type_of_the_second_quiz_fits_a_phone(
+    tmp_path: Path, open_page: Callable[..., Opened], lang: str
+) -> None:
+    """Long matches in drop-downs, a cloze's choices, code in items: nothing wider than 375 px,
+    before or after Submit."""
+    pages = build(tmp_path, CONTENT, "resuming-training-in-practice")
+    opened = open_page(pages[f"{lang}/resuming-training-in-practice.html"])
+    assert opened.fits()
+    opened.submit()
+    assert opened.fits(), "after submitting, with the right answers shown"
+
+
 def test_urdu_type(site: dict[str, Path], open_page: Callable[..., Opened]) -> None:
     opened = open_page(quiz(site, "ur"))
     opened.answer(right)
