@@ -186,13 +186,14 @@ def test_urdu_uses_the_agreed_terms(quiz_id: str) -> None:
         assert avoided not in text
     assert "وزن" not in text  # weights are ویٹس in this bank (URDU.md)
     assert "جاری کی گئی" not in text  # "issued", not "resumed"
+    assert "، اور" not in text  # no comma before اور (URDU.md)
+    assert "اسٹیپس کی پیش رفت" not in text  # step progress is the step counter (URDU.md)
     assert "چیک پوائنٹ" in text and "آپٹیمائزر" in text
     assert "safetensors" in text and "RNG" in text
 
 
 def test_second_quiz_urdu_follows_the_style_sheet() -> None:
     text = (CONTENT / "ur" / f"{SECOND}.yaml").read_text(encoding="utf-8")
-    assert "، اور" not in text  # no comma before اور
     # RNG is spelt out where it first appears.
     first = text.index("RNG")
     assert text[:first].endswith("رینڈم نمبر جنریٹر ("), text[first - 40 : first + 5]
