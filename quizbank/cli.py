@@ -1,10 +1,11 @@
-"""The command line: `quizbank validate | build | formats | schema`."""
+"""The command line: `quizbank validate | build | new | formats | schema`."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shlex
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -17,7 +18,14 @@ from rich.text import Text
 
 from quizbank import __version__
 from quizbank.build import BuildRequest, build
-from quizbank.diagnostics import Diagnostic, Report, Severity, printable
+from quizbank.diagnostics import (
+    Diagnostic,
+    Report,
+    Severity,
+    display_path,
+    escape_data,
+    printable,
+)
 from quizbank.errors import QuizbankError
 from quizbank.parallel import parallel_map
 from quizbank.project import DEFAULT_CONTENT, Bank, QuizFiles, check_quiz, discover
@@ -25,7 +33,7 @@ from quizbank.registry import Registry, discover_renderers
 from quizbank.schema import authoring_schema_text
 
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
-REPORT_FORMATS = ("text", "json")
+REPORT_FORMATS = ("text", "json", "github")
 
 
 _VALIDATE_HELP = """\
@@ -38,6 +46,7 @@ examples:
   quizbank validate                              # all of content/
   quizbank validate content/ur/checkpoint-sharding.yaml
   quizbank validate --strict --output-format json > problems.json
+  quizbank validate --output-format github       # annotations in a GitHub Actions job
 """
 
 _BUILD_HELP = """\
@@ -49,6 +58,17 @@ examples:
   quizbank build                                 # everything into dist/
   quizbank build -f html -l ur                   # the Urdu HTML quizzes only
   quizbank build -f moodle -O moodle.multilang=spans -o exports
+"""
+
+_NEW_HELP = """\
+Write a new quiz that validates as it is: content/<lang>/QUIZ-ID.yaml in each language, with
+every required field, one example question of each of the nine types and comments that teach
+the format. Languages: every language folder under the content folder (else en and ur).
+Nothing is written if any of the files already exists.
+
+examples:
+  quizbank new checkpoint-basics
+  quizbank new checkpoint-basics --lang en --title "Checkpoint basics"
 """
 
 _FORMATS_HELP = """\
@@ -139,6 +159,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_report_argument(build_cmd)
 
+    new = _command(commands, "new", "write a new quiz to start from, in each language")
+    new.description = _NEW_HELP
+    new.add_argument("quiz_id", metavar="QUIZ-ID", help="the quiz id, such as checkpoint-basics")
+    new.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_CONTENT,
+        metavar="PATH",
+        help=f"the content folder holding the language folders (default: {DEFAULT_CONTENT}/)",
+    )
+    new.add_argument(
+        "-l",
+        "--lang",
+        dest="languages",
+        action="append",
+        default=[],
+        metavar="LANG",
+        help="a language to write (repeatable; default: every language folder in PATH, "
+        "else en and ur)",
+    )
+    new.add_argument("--title", help="the quiz's title, in every file written")
+
     formats = _command(commands, "formats", "list the renderers found, built-in and plug-in")
     formats.description = _FORMATS_HELP
     schema = _command(commands, "schema", "print the JSON Schema of the authoring format")
@@ -163,7 +206,8 @@ def _add_report_argument(parser: argparse.ArgumentParser) -> None:
         "--output-format",
         choices=REPORT_FORMATS,
         default=None,
-        help="how to print the problems: text for people, json for editors and CI (default: text)",
+        help="how to print the problems: text for people, json for editors and CI, github for "
+        "annotations in GitHub Actions (default: text)",
     )
 
 
@@ -191,17 +235,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args, out, err)
         if args.command == "build":
             return _build(args, out, err)
+        if args.command == "new":
+            return _new(args, out)
         if args.command == "formats":
             return _formats(out, err)
         out.file.write(authoring_schema_text())
         return 0
     except QuizbankError as exc:
         err.print(Text(f"quizbank: {exc.category}: {printable(str(exc))}", style="red"))
-        if getattr(args, "output_format", None) == "json" or getattr(args, "old_report", None):
+        report_format = getattr(args, "output_format", None) or getattr(args, "old_report", None)
+        if report_format == "json":
             # A reader of the JSON report gets a JSON document whatever happened.
             _print_json(
                 out, Report(), failure={"category": exc.category, "message": printable(str(exc))}
             )
+        elif report_format == "github":  # shown on the run's page, not only in its log
+            message = escape_data(f"{exc.category}: {printable(str(exc))}")
+            out.file.write(f"::error title=quizbank::{message}\n")
         return exc.exit_code
     except OSError as exc:  # a file system's refusal that no layer below put into words
         where = f"{exc.filename}: " if exc.filename else ""
@@ -254,7 +304,7 @@ def _validate(args: argparse.Namespace, out: Console, err: Console) -> int:
     if report_format == "json":
         _print_json(out, report)
     else:
-        _print_report(report, out)
+        _print_report(report, out, github=report_format == "github")
     return 1 if report.has_errors else 0
 
 
@@ -270,14 +320,16 @@ def _print_json(out: Console, report: Report, **extra: object) -> None:
     out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
 
 
-def _print_report(report: Report, out: Console) -> None:
-    _print_diagnostics(report, out)
+def _print_report(report: Report, out: Console, *, github: bool = False) -> None:
+    _print_diagnostics(report, out, github=github)
     style = "bold red" if report.has_errors else "green"
     out.print(Text(report.summary(), style=style))
 
 
-def _print_diagnostics(report: Report, out: Console) -> None:
-    if out.is_terminal:
+def _print_diagnostics(report: Report, out: Console, *, github: bool = False) -> None:
+    if github:  # one workflow command per problem; the summary after them is plain text
+        out.file.write("".join(f"{diagnostic.github()}\n" for diagnostic in report))
+    elif out.is_terminal:
         for diagnostic in report:
             out.print(_diagnostic_text(diagnostic))
     else:  # no colour to add: plain lines, written at once (thousands of warnings are common)
@@ -338,11 +390,12 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
             open=None if result.report.has_errors else page,
         )
         return 1 if result.report.has_errors else 0
+    github = report_format == "github"
     if result.report.has_errors:
-        _print_report(result.report, out)
+        _print_report(result.report, out, github=github)
         out.print(Text(printable(f"nothing was written to {args.output}"), style="bold red"))
         return 1
-    _print_diagnostics(result.report, out)
+    _print_diagnostics(result.report, out, github=github)
     reused = f" ({result.reused} unchanged)" if result.reused else ""
     opening = f"; open {page}" if page else ""
     out.print(
@@ -372,6 +425,21 @@ def _progress_bar(out: Console) -> Iterator[Callable[[], None]]:
     with progress:
         task = progress.add_task("build", total=None)
         yield lambda: progress.advance(task)
+
+
+def _new(args: argparse.Namespace, out: Console) -> int:
+    # Imported here: only this command reads the templates.
+    from quizbank.scaffold import default_languages, new_quiz
+
+    languages = args.languages or default_languages(args.path)
+    written = new_quiz(args.quiz_id, args.path, languages, args.title)
+    for new in written:
+        shown = printable(display_path(new.path))
+        out.print(f"wrote {shown} ({new.note})" if new.note else f"wrote {shown}")
+    first = next((new for new in written if new.lang == "en"), written[0])
+    command = f"quizbank validate {shlex.quote(display_path(first.path))}"
+    out.print(printable(f"next: replace the example questions, then run: {command}"))
+    return 0
 
 
 def _formats(out: Console, err: Console) -> int:

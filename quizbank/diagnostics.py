@@ -71,6 +71,22 @@ class Diagnostic:
         subject = f"{self.field}: " if self.field else ""
         return f"{where}: {self.severity}: {subject}{self.message}"
 
+    def github(self) -> str:
+        """The GitHub Actions workflow command that shows this problem as an annotation on its
+        line: `::error file=content/en/x.yaml,line=12,col=5,title=quizbank::field: message`."""
+        path = self.path if os.sep == "/" else self.path.replace(os.sep, "/")
+        properties = ",".join(
+            f"{key}={escape_property(str(value))}"
+            for key, value in (
+                ("file", path),
+                ("line", self.position.line),
+                ("col", self.position.column),
+                ("title", "quizbank"),
+            )
+        )
+        subject = f"{self.field}: " if self.field else ""
+        return f"::{self.severity} {properties}::{escape_data(subject + self.message)}"
+
     def as_json(self) -> dict[str, object]:
         return {
             "path": self.path,
@@ -91,6 +107,16 @@ class Diagnostic:
             str(data["field"]),
             str(data["message"]),
         )
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message, escaped as @actions/core's `escapeData` does."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value, escaped as @actions/core's `escapeProperty`."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def display_path(path: Path) -> str:

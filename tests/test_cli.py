@@ -165,7 +165,7 @@ def test_a_bare_option_several_chosen_formats_have_is_a_usage_error(
     assert one.code == 0, one.err
 
 
-@pytest.mark.parametrize("command", ["validate", "build", "formats", "schema"])
+@pytest.mark.parametrize("command", ["validate", "build", "new", "formats", "schema"])
 def test_every_command_help_has_a_description_and_an_example(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
