@@ -85,3 +85,16 @@ def format_fraction_percent(fraction: float, lang: str) -> str:
     (Babel alone rounds half to even: 1/8 would read 12%)."""
     whole = Decimal(repr(fraction * 100)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
     return format_percent(whole / 100, locale=locale_for(lang))
+
+
+def word_limits_message(low: int | None, high: int | None, lang: str) -> str:
+    """An essay's word limits in `lang`, with `%(min)s` and `%(max)s` for each renderer to fill
+    with its numbers ("%(min)s to %(max)s words"); "" when the essay has none."""
+    ngettext = ngettext_for(lang)
+    if low and high:
+        return ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
+    if low:
+        return ngettext("At least %(min)s word", "At least %(min)s words", low)
+    if high:
+        return ngettext("At most %(max)s word", "At most %(max)s words", high)
+    return ""

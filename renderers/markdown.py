@@ -42,7 +42,13 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType
 from pydantic import BaseModel, Field
 
-from quizbank.i18n import format_number, gettext_for, level_name, ngettext_for
+from quizbank.i18n import (
+    format_number,
+    gettext_for,
+    level_name,
+    ngettext_for,
+    word_limits_message,
+)
 from quizbank.locales import is_rtl, option_label, option_letter, option_list
 from quizbank.markup import LATIN_RUN, is_plain_paragraph, safe_link, to_plain
 from quizbank.model import (
@@ -760,18 +766,10 @@ def _gap_option(lang: str, number: int, text: str) -> str:
 
 
 def _word_limits(question: Essay, lang: str) -> str:
-    ngettext = ngettext_for(lang)
     low, high = question.min_words, question.max_words
+    message = word_limits_message(low, high, lang)
     numbers = {"min": format_number(low or 0, lang), "max": format_number(high or 0, lang)}
-    if low and high:
-        message = ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
-    elif low:
-        message = ngettext("At least %(min)s word", "At least %(min)s words", low)
-    elif high:
-        message = ngettext("At most %(max)s word", "At most %(max)s words", high)
-    else:
-        return ""
-    return f"*{message % numbers}*"
+    return f"*{message % numbers}*" if message else ""
 
 
 def _essay(question: Essay, page: _Page) -> _Parts:

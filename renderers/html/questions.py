@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 
 from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
-from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
+from quizbank.i18n import N_, format_number, gettext_for, ngettext_for, word_limits_message
 from quizbank.locales import direction, is_rtl
 from quizbank.markup import to_html, to_plain
 from quizbank.model import (
@@ -459,17 +459,9 @@ def _cloze_html(question: Cloze, head: Head) -> str:
 
 @lru_cache(maxsize=256)
 def _word_limits(low: int | None, high: int | None, lang: str) -> str:
-    ngettext = ngettext_for(lang)
+    message = word_limits_message(low, high, lang)
     numbers = {"min": number_html(low or 0, lang), "max": number_html(high or 0, lang)}
-    if low and high:
-        message = ngettext("%(min)s to %(max)s word", "%(min)s to %(max)s words", high)
-    elif low:
-        message = ngettext("At least %(min)s word", "At least %(min)s words", low)
-    elif high:
-        message = ngettext("At most %(max)s word", "At most %(max)s words", high)
-    else:
-        return ""
-    return str(escape(message) % numbers)
+    return str(escape(message) % numbers) if message else ""
 
 
 def _essay_html(question: Essay, head: Head) -> str:
