@@ -70,6 +70,27 @@ examples:
   quizbank new checkpoint-basics --lang en --title "Checkpoint basics"
 """
 
+_TRANSLATED_HELP = """\
+Mark a reviewed translation as current: record in each question of FILE (or each question
+given) what its English (the reference language's) texts are now, as `source:` lines. Nothing
+else in the file changes. `quizbank validate` then warns when the English of a question changes
+again, naming the texts that changed. A file with an error is refused; nothing is written.
+
+examples:
+  quizbank translated content/ur/checkpoint-sharding.yaml
+  quizbank translated content/ur/checkpoint-sharding.yaml --question resume-state
+"""
+
+_STATUS_HELP = """\
+A table of each quiz in each language: its questions, those missing (in the reference language
+but not here), stale (the reference changed since they were translated), unmarked (no
+`source`, see `quizbank translated`), texts that look untranslated, and errors; then totals.
+
+examples:
+  quizbank status
+  quizbank status content/ --format json
+"""
+
 _FORMATS_HELP = """\
 List the renderers found, built-in and plug-in, with their options and defaults.
 
@@ -181,6 +202,39 @@ def _parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--title", help="the quiz's title, in every file written")
 
+    translated = _command(commands, "translated", "mark a reviewed translation as current")
+    translated.description = _TRANSLATED_HELP
+    translated.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help="translated quiz files"
+    )
+    translated.add_argument(
+        "-q",
+        "--question",
+        dest="questions",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="mark only this question (repeatable; default: every question)",
+    )
+
+    status = _command(commands, "status", "how current each translation is, per quiz")
+    status.description = _STATUS_HELP
+    status.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help=f"quiz files or folders (default: {DEFAULT_CONTENT}/)",
+    )
+    status.add_argument(
+        "--format",
+        "--output-format",
+        dest="output_format",
+        choices=("text", "json"),
+        default="text",
+        help="a table for people, or json (default: text)",
+    )
+
     formats = _command(commands, "formats", "list the renderers found, built-in and plug-in")
     formats.description = _FORMATS_HELP
     schema = _command(commands, "schema", "print the JSON Schema of the authoring format")
@@ -236,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _build(args, out, err)
         if args.command == "new":
             return _new(args, out)
+        if args.command == "translated":
+            return _translated(args, out)
+        if args.command == "status":
+            return _status(args, out)
         if args.command == "formats":
             return _formats(out, err)
         out.file.write(authoring_schema_text())
@@ -442,6 +500,53 @@ def _new(args: argparse.Namespace, out: Console) -> int:
     first = next((new for new in written if new.lang == "en"), written[0])
     command = f"quizbank validate {shlex.quote(display_path(first.path))}"
     out.print(printable(f"next: replace the example questions, then run: {command}"))
+    return 0
+
+
+def _translated(args: argparse.Namespace, out: Console) -> int:
+    # Imported here: only this command writes into quiz files.
+    from quizbank.freshness import mark_translated
+
+    for marked in mark_translated(args.files, args.questions):
+        ids = marked.question_ids
+        shown = ", ".join(ids) if len(ids) <= 5 else f"{', '.join(ids[:4])} and {len(ids) - 4} more"
+        out.print(
+            printable(
+                f"marked {display_path(marked.path)}: {_count(len(ids), 'question')} "
+                f"translated from the current reference ({shown})"
+            )
+        )
+    return 0
+
+
+def _status(args: argparse.Namespace, out: Console) -> int:
+    from quizbank.freshness import COUNTS, bank_status, totals
+
+    rows = bank_status(args.paths or [DEFAULT_CONTENT])
+    sums = totals(rows)
+    if args.output_format == "json":
+        payload = {"quizzes": [row.as_json() for row in rows], "totals": sums}
+        out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD if out.is_terminal else None, pad_edge=False)
+    table.add_column("quiz")
+    table.add_column("lang")
+    for name in COUNTS:
+        table.add_column(name, justify="right")
+    for row in rows:
+        lang = f"{row.lang} (ref)" if row.reference else row.lang
+        if row.file is None:
+            lang += " (no file)"
+        values = [getattr(row, name) for name in COUNTS]
+        table.add_row(row.quiz, lang, *("-" if v is None else str(v) for v in values))
+    table.add_section()
+    table.add_row("total", "", *(str(sums[name]) for name in COUNTS))
+    # Not on a terminal: the whole table, however wide, for a file or another program.
+    shown = out if out.is_terminal else Console(file=out.file, width=1000, highlight=False)
+    shown.print(table)
     return 0
 
 

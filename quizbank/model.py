@@ -195,11 +195,21 @@ Line = Annotated[
 WordCount = Annotated[int, Field(strict=True, ge=1, le=100_000)]
 
 
+SourceDigest = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{6}$")]
+SourceField = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
 class _Question(_Strict):
     id: Slug
     prompt: Text
     explanation: Text = Field(description="Why the right answer is right.")
     points: float = Field(1, gt=0, le=1000, description="Marks for a fully right answer.")
+    source: dict[SourceField, SourceDigest] | None = Field(
+        None,
+        max_length=200,
+        description="In a translation: what each English text of the question was when it was "
+        "translated, as short digests. Written by `quizbank translated`; do not edit.",
+    )
 
 
 class SingleChoice(_Question):
@@ -496,3 +506,13 @@ def text_fields(quiz: Quiz) -> list[TextAt]:
         found += _TYPE_TEXTS[type(question)](question, base)
         found.append(((*base, "explanation"), question.explanation))
     return found
+
+
+def question_texts(question: _Question) -> list[TextAt]:
+    """The texts a translator translates in one question, each with its location inside the
+    question (`("options", 2, "text")`), in document order."""
+    return [
+        (("prompt",), question.prompt),
+        *_TYPE_TEXTS[type(question)](question, ()),
+        (("explanation",), question.explanation),
+    ]

@@ -11,6 +11,7 @@ from pathlib import Path
 from quizbank.crosslang import check_coverage, check_translations, quizzes
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
+from quizbank.freshness import check_freshness
 from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import LANGUAGE_CODE, Quiz
 from quizbank.parallel import parallel_map
@@ -175,6 +176,7 @@ def check_quiz(
         found = map(_load_one, paths)
     loaded = dict(zip(group.files, found, strict=True))
     check_translations(loaded)
+    check_freshness(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
     digests = {lang: item.digest for lang, item in loaded.items()}

@@ -316,7 +316,8 @@ def test_raw_html_warns_once_per_text_and_code_does_not(
     line = edit(path, "    prompt: Why are large", "    prompt: Why <b>are</b> <i>large</i>")
     edit(path, "        text: To hide the model", "        text: Use `<br>` to hide the model")
     run = cli("validate")
-    warnings = [w for w in run.lines if ": warning: " in w]
+    # (The Urdu question is now older than its English: that warning is on the Urdu file.)
+    warnings = [w for w in run.lines if ": warning: " in w and w.startswith(EN)]
     assert warnings == [
         f"{EN}:{line}:13: warning: question 1 (why-shard), prompt: raw HTML is shown as text, "
         "tags and all; use Markdown (*emphasis*, `code`, lists, [links](https://…)) instead"
