@@ -70,6 +70,17 @@ examples:
   quizbank new checkpoint-basics --lang en --title "Checkpoint basics"
 """
 
+_SERVE_HELP = """\
+Preview the HTML quiz pages and the index in a browser while you edit: every quiz is checked and
+rendered in memory (nothing is written), and a page reloads by itself when its quiz's files are
+saved. A quiz with errors shows them on its page, each at file:line:column with its line of YAML.
+Served on 127.0.0.1 only, unless --host says otherwise. Ctrl-C stops it.
+
+examples:
+  quizbank serve                                 # http://127.0.0.1:8000/
+  quizbank serve content/en/checkpoint-sharding.yaml --port 8080 --open
+"""
+
 _TRANSLATED_HELP = """\
 Mark a reviewed translation as current: record in each question of FILE (or each question
 given) what its English (the reference language's) texts are now, as `source:` lines. Nothing
@@ -202,6 +213,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--title", help="the quiz's title, in every file written")
 
+    serve = _command(commands, "serve", "preview the HTML pages, reloaded as you edit")
+    serve.description = _SERVE_HELP
+    serve.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help=f"quiz files or folders (default: {DEFAULT_CONTENT}/)",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the index in a browser")
+
     translated = _command(commands, "translated", "mark a reviewed translation as current")
     translated.description = _TRANSLATED_HELP
     translated.add_argument(
@@ -290,6 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _build(args, out, err)
         if args.command == "new":
             return _new(args, out)
+        if args.command == "serve":
+            return _serve(args, out, err)
         if args.command == "translated":
             return _translated(args, out)
         if args.command == "status":
@@ -501,6 +531,20 @@ def _new(args: argparse.Namespace, out: Console) -> int:
     command = f"quizbank validate {shlex.quote(display_path(first.path))}"
     out.print(printable(f"next: replace the example questions, then run: {command}"))
     return 0
+
+
+def _serve(args: argparse.Namespace, out: Console, err: Console) -> int:
+    # Imported here: only this command needs the server and the watcher.
+    from quizbank.serve import serve
+
+    return serve(
+        args.paths or [DEFAULT_CONTENT],
+        _registry(err),
+        host=args.host,
+        port=args.port,
+        open_browser=args.open,
+        say=lambda line: out.print(printable(line)),
+    )
 
 
 def _translated(args: argparse.Namespace, out: Console) -> int:

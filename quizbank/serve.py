@@ -1,0 +1,614 @@
+"""`quizbank serve`: a local preview of the HTML pages, rebuilt in memory as the files change.
+
+Every quiz is checked and rendered with the `html` renderer, exactly as `build` renders it, and
+kept in memory (nothing is written). A watcher (watchfiles) reports the files saved; only the
+quizzes they belong to are checked and rendered again, and only when their files' contents
+changed. Each served page carries a small script that listens to Server-Sent Events on
+`/events` and reloads the page when its quiz changes. A quiz with errors is served as a page of
+its problems, each at `file:line:column` with the line of YAML it concerns.
+
+Only the pages the server rendered are served, by an exact match of the URL's path against
+them: no URL path ever reaches the file system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import queue
+import re
+import threading
+import webbrowser
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from watchfiles import Change, watch
+
+from quizbank.diagnostics import Diagnostic, Report, Severity, display_path
+from quizbank.errors import QuizbankError
+from quizbank.parallel import parallel_map
+from quizbank.project import SUFFIXES, Bank, QuizFiles, check_quiz, discover
+from quizbank.registry import Registry
+from quizbank.renderer import QuizSummary, QuizTranslations, Renderer, RendererOptions
+
+EVENTS_PATH = "/events"
+SCRIPT_PATH = "/_quizbank/live.js"
+KEEPALIVE_SECONDS = 15.0
+# The script every served page carries: reload when the page's quiz changes (the index, whose
+# data-quiz is empty, on any change). It names the version of the page it is on, so that a
+# change made while the page was loading (before its stream opened) is announced at once; and
+# EventSource reconnects by itself after a restart, when the same check is made.
+LIVE_SCRIPT = b"""\
+(function () {
+  var script = document.currentScript;
+  var quiz = script.getAttribute("data-quiz") || "";
+  var version = script.getAttribute("data-version") || "";
+  var source = new EventSource("/events?quiz=" + encodeURIComponent(quiz) +
+    "&version=" + encodeURIComponent(version));
+  source.addEventListener("change", function (event) {
+    var changed = JSON.parse(event.data).quizzes;
+    if (quiz === "" || changed.indexOf(quiz) >= 0) { location.reload(); }
+  });
+})();
+"""
+_CSP_META = re.compile(r'(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")')
+_OWN_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'"
+)
+_PAGE_PATH = re.compile(r"/([A-Za-z0-9-]+)/([a-z0-9-]+)\.html")
+
+
+def relax_csp(policy: str) -> str:
+    """The page's policy, also allowing the served script (`script-src 'self'`) and its event
+    stream (`connect-src 'self'`); nothing else is loosened."""
+    directives = [d.strip() for d in policy.split(";") if d.strip()]
+    names = [d.split()[0] for d in directives]
+    for name in ("script-src", "connect-src"):
+        if name in names:
+            index = names.index(name)
+            if "'self'" not in directives[index].split():
+                directives[index] += " 'self'"
+        else:
+            directives.append(f"{name} 'self'")
+    return "; ".join(directives)
+
+
+def _script_tag(quiz_id: str, version: str) -> str:
+    return (
+        f'<script src="{SCRIPT_PATH}" data-quiz="{html.escape(quiz_id)}" '
+        f'data-version="{html.escape(version)}"></script>\n'
+    )
+
+
+def live_page(page: str, quiz_id: str, version: str = "") -> str:
+    """A rendered page as served: its policy relaxed for the live script, which is added at
+    the end of its body. The build's own output never passes through here."""
+    page = _CSP_META.sub(lambda m: m.group(1) + relax_csp(m.group(2)) + m.group(3), page, count=1)
+    tag = _script_tag(quiz_id, version)
+    at = page.rfind("</body>")
+    return page[:at] + tag + page[at:] if at >= 0 else page + tag
+
+
+def _source_line(text: str | None, line: int) -> str | None:
+    if text is None:
+        return None
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def error_page(
+    quiz_id: str,
+    diagnostics: Sequence[Diagnostic],
+    sources: dict[str, str],
+    version: str = "",
+) -> str:
+    """The page served instead of a quiz with errors: each problem at `file:line:column`, its
+    message and the line of YAML it concerns (from `sources`, by displayed path), escaped."""
+    items = []
+    for d in sorted(diagnostics, key=lambda d: (d.severity != Severity.ERROR, d.sort_key)):
+        where = f"{d.path}:{d.position.line}:{d.position.column}"
+        subject = f"{d.field}: " if d.field else ""
+        line = _source_line(sources.get(d.path), d.position.line)
+        code = ""
+        if line is not None:
+            caret = " " * max(0, d.position.column - 1) + "^"
+            code = f"<pre><code>{html.escape(line)}\n{caret}</code></pre>"
+        items.append(
+            f'<li class="{d.severity}"><p><code class="where">{html.escape(where)}</code>: '
+            f"<strong>{d.severity}</strong>: {html.escape(subject + d.message)}</p>{code}</li>"
+        )
+    errors = Report(list(diagnostics)).count(Severity.ERROR)
+    title = f"{quiz_id}: {errors} error{'s' if errors != 1 else ''}"
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en" dir="ltr">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{_OWN_CSP}">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        "<style>body{font-family:sans-serif;margin:2rem;max-width:60rem}"
+        "pre{background:#f4f4f4;padding:.5rem;overflow:auto}"
+        "li.error strong{color:#b00020}li.warning strong{color:#8a5a00}</style>\n"
+        '</head>\n<body>\n<p><a href="../index.html">All quizzes</a></p>\n'
+        f'<main>\n<h1>{html.escape(title)}</h1>\n<p role="alert">This quiz has errors; '
+        "the page comes back when they are fixed and the file is saved.</p>\n"
+        f'<ol class="problems">\n{"".join(items)}\n</ol>\n</main>\n'
+        f"{_script_tag(quiz_id, version)}"
+        "</body>\n</html>\n"
+    )
+
+
+NOT_FOUND_PAGE = (
+    "<!DOCTYPE html>\n"
+    '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    f'<meta http-equiv="Content-Security-Policy" content="{_OWN_CSP}">\n'
+    "<title>Not found</title>\n</head>\n<body>\n"
+    '<h1>Not found</h1>\n<p>No quiz page here. <a href="/index.html">All quizzes</a></p>\n'
+    f'<script src="{SCRIPT_PATH}" data-quiz=""></script>\n'
+    "</body>\n</html>\n"
+).encode()
+
+
+@dataclass
+class QuizPages:
+    """One quiz as last checked: the key of its files' contents and what is served of it."""
+
+    key: tuple[tuple[str, str, str], ...]
+    pages: dict[str, bytes]  # URL path: page
+    summaries: list[QuizSummary]
+    errors: bool
+
+    @property
+    def version(self) -> str:
+        """A short name of the contents its pages were made from."""
+        return hashlib.sha256(repr(self.key).encode()).hexdigest()[:16]
+
+
+@dataclass
+class _Checked:
+    """A quiz checked and rendered (in a worker at start-up)."""
+
+    quiz_id: str
+    entry: QuizPages
+
+
+def _read(group: QuizFiles) -> tuple[tuple[tuple[str, str, str], ...], dict[str, str]]:
+    """The key of a quiz's files' contents, and their texts by displayed path."""
+    key = []
+    texts: dict[str, str] = {}
+    for lang, path in sorted(group.files.items()):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b""  # checking says why, at the file
+        key.append((lang, str(path), hashlib.sha256(data).hexdigest()))
+        texts[display_path(path)] = data.decode("utf-8", errors="replace")
+    return tuple(key), texts
+
+
+def render_quiz(
+    group: QuizFiles, languages: list[str], renderer: Renderer[RendererOptions]
+) -> QuizPages:
+    """Check one quiz and render its pages, or its error page in each of its languages."""
+    key, texts = _read(group)
+    checked = check_quiz(group, languages, strict=False)
+    pages: dict[str, bytes] = {}
+    if not checked.ok:
+        version = QuizPages(key, {}, [], True).version
+        page = error_page(group.quiz_id, checked.diagnostics, texts, version).encode("utf-8")
+        for lang in group.files:
+            pages[f"/{lang}/{group.quiz_id}.html"] = page
+        return QuizPages(key, pages, [], True)
+    version = QuizPages(key, {}, [], False).version
+    present = [lang for lang in languages if lang in checked.translations]
+    translations = QuizTranslations(group.quiz_id, checked.translations, present)
+    for output in renderer.render_quiz(translations):
+        text = live_page(output.content.decode("utf-8"), group.quiz_id, version)
+        pages[f"/{output.path.as_posix()}"] = text.encode("utf-8")
+    summaries = [
+        QuizSummary(group.quiz_id, lang, quiz.title, str(quiz.level), len(quiz.questions))
+        for lang, quiz in ((lang, checked.translations[lang]) for lang in present)
+    ]
+    return QuizPages(key, pages, summaries, False)
+
+
+class EventBroker:
+    """Hands each change to every connected event stream."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clients: list[queue.Queue[str | None]] = []
+
+    @property
+    def clients(self) -> int:
+        """How many event streams are open."""
+        with self._lock:
+            return len(self._clients)
+
+    def connect(self) -> queue.Queue[str | None]:
+        client: queue.Queue[str | None] = queue.Queue()
+        with self._lock:
+            self._clients.append(client)
+        return client
+
+    def disconnect(self, client: queue.Queue[str | None]) -> None:
+        with self._lock:
+            if client in self._clients:
+                self._clients.remove(client)
+
+    def publish(self, quiz_ids: Iterable[str]) -> None:
+        data = json.dumps({"quizzes": sorted(quiz_ids)})
+        with self._lock:
+            for client in self._clients:
+                client.put(data)
+
+    def close(self) -> None:
+        with self._lock:
+            for client in self._clients:
+                client.put(None)
+            self._clients.clear()
+
+
+_RENDERER: Renderer[RendererOptions] | None = None
+_LANGUAGES: list[str] = []
+
+
+def _check_in_worker(group: QuizFiles) -> _Checked:
+    assert _RENDERER is not None
+    return _Checked(group.quiz_id, render_quiz(group, _LANGUAGES, _RENDERER))
+
+
+class Preview:
+    """The served site: every quiz's pages and the index, kept current by `update`."""
+
+    def __init__(self, paths: Sequence[Path], renderer: Renderer[RendererOptions]) -> None:
+        self.paths = list(paths)
+        self.renderer = renderer
+        self.broker = EventBroker()
+        self.languages: list[str] = []
+        self.quizzes: dict[str, QuizPages] = {}
+        self.groups: dict[str, QuizFiles] = {}
+        self._owners: dict[str, str] = {}  # by the real path of each file: its quiz's id
+        self.problem = ""  # why nothing is served (no quiz file found), if so
+        self._index: bytes | None = None
+        self._generation = 0  # of the index: one more at each change of what it shows
+        self._lock = threading.Lock()
+
+    def _discover(self) -> Bank:
+        try:
+            bank = discover(self.paths)
+        except QuizbankError as exc:
+            self.problem = str(exc)
+            return Bank([], [])
+        self.problem = ""
+        return bank
+
+    def load(self) -> None:
+        """Check and render every quiz (on every core when there are many)."""
+        global _RENDERER, _LANGUAGES
+        bank = self._discover()
+        _RENDERER, _LANGUAGES = self.renderer, bank.languages
+        try:
+            checked = list(parallel_map(_check_in_worker, bank.groups))
+        finally:
+            _RENDERER = None
+        with self._lock:
+            self._set_groups(bank)
+            self.quizzes = {item.quiz_id: item.entry for item in checked}
+            self._index = None
+            self._generation += 1
+
+    def _set_groups(self, bank: Bank) -> None:
+        self.languages = bank.languages
+        self.groups = {group.quiz_id: group for group in bank.groups}
+        self._owners = {
+            os.path.realpath(path): group.quiz_id
+            for group in bank.groups
+            for path in group.files.values()
+        }
+
+    def update(self, changed: Iterable[str], *, modified_only: bool = False) -> set[str]:
+        """After files changed: check and render again the quizzes whose files changed, drop
+        those gone; tell the browsers. Returns the ids of the quizzes whose pages changed.
+
+        When every change is to the contents of a file already known (`modified_only`), the
+        bank is not looked through again: only those quizzes are read."""
+        paths = [path for path in changed if path.endswith(SUFFIXES)]
+        stems = {Path(path).stem for path in paths}
+        owners = [self._owners.get(os.path.realpath(path)) for path in paths]
+        if modified_only and paths and all(owners):
+            with self._lock:
+                groups = [self.groups[quiz_id] for quiz_id in dict.fromkeys(owners) if quiz_id]
+            bank = Bank(groups, self.languages)
+            return self._refresh(bank, stems, set())
+        bank = self._discover()
+        present = {group.quiz_id for group in bank.groups}
+        return self._refresh(bank, stems, set(self.quizzes) - present, whole=True)
+
+    def _refresh(
+        self, bank: Bank, stems: set[str], gone: set[str], *, whole: bool = False
+    ) -> set[str]:
+        """Check and render again the quizzes of `bank` that changed; with `whole`, `bank` is
+        every quiz now served."""
+        everything = bank.languages != self.languages
+        done: dict[str, QuizPages] = {}
+        for group in bank.groups:
+            previous = self.quizzes.get(group.quiz_id)
+            if (
+                everything
+                or previous is None
+                or group.quiz_id in stems
+                or self.groups.get(group.quiz_id) != group
+            ):
+                key, _ = _read(group)
+                if previous is not None and previous.key == key and not everything:
+                    continue  # saved without a change
+                done[group.quiz_id] = render_quiz(group, bank.languages, self.renderer)
+        with self._lock:
+            if whole:
+                self._set_groups(bank)
+            for quiz_id in gone:
+                del self.quizzes[quiz_id]
+            self.quizzes.update(done)
+            if done or gone:
+                self._index = None
+                self._generation += 1
+        affected = set(done) | gone
+        if affected:
+            self.broker.publish(affected)
+        return affected
+
+    def index(self) -> bytes:
+        with self._lock:
+            if self._index is None:
+                self._index = self._render_index()
+            return self._index
+
+    def _render_index(self) -> bytes:
+        summaries = sorted(
+            (s for entry in self.quizzes.values() for s in entry.summaries),
+            key=lambda s: (s.quiz_id, s.lang),
+        )
+        page = "".join(
+            output.content.decode("utf-8") for output in self.renderer.render_bank(summaries)
+        )
+        if not page:
+            page = "<!DOCTYPE html>\n<html><head></head><body></body></html>\n"
+        broken = sorted(quiz_id for quiz_id, entry in self.quizzes.items() if entry.errors)
+        notes = []
+        if self.problem:
+            notes.append(f"<p>{html.escape(self.problem)}</p>")
+        if broken:
+            links = ", ".join(
+                f'<a href="{html.escape(next(iter(self.quizzes[q].pages))[1:])}">'
+                f"{html.escape(q)}</a>"
+                for q in broken
+            )
+            notes.append(f"<p>Quizzes with errors: {links}</p>")
+        if notes:
+            banner = (
+                '<div role="alert" style="border:2px solid #b00020;padding:0 1rem;margin:1rem">'
+                + "".join(notes)
+                + "</div>\n"
+            )
+            at = page.find("<body>")
+            if at >= 0:
+                page = page[: at + 6] + "\n" + banner + page[at + 6 :]
+        return live_page(page, "", str(self._generation)).encode("utf-8")
+
+    def version(self, quiz_id: str) -> str:
+        """The version of a quiz's pages now served ("" for the index); "gone" if none."""
+        with self._lock:
+            if not quiz_id:
+                return str(self._generation)
+            entry = self.quizzes.get(quiz_id)
+            return entry.version if entry else "gone"
+
+    def lookup(self, path: str) -> bytes | None:
+        """The page at a URL path, if the server rendered one there; None otherwise."""
+        if path in ("/", "/index.html"):
+            return self.index()
+        match = _PAGE_PATH.fullmatch(path)
+        if match is None:
+            return None
+        with self._lock:
+            entry = self.quizzes.get(match.group(2))
+            return entry.pages.get(path) if entry else None
+
+
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True
+    preview: Preview
+    stopping: threading.Event
+
+
+class PreviewHandler(BaseHTTPRequestHandler):
+    server: PreviewServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # quiet: the terminal shows the rebuilds, not every request
+
+    def do_HEAD(self) -> None:
+        self._respond(head=True)
+
+    def do_GET(self) -> None:
+        self._respond(head=False)
+
+    def _respond(self, *, head: bool) -> None:
+        path = urlsplit(self.path).path
+        if path == EVENTS_PATH and not head:
+            self._events(parse_qs(urlsplit(self.path).query))
+            return
+        if path == SCRIPT_PATH:
+            self._send(HTTPStatus.OK, "text/javascript; charset=utf-8", LIVE_SCRIPT, head)
+            return
+        page = self.server.preview.lookup(path)
+        if page is None:
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", NOT_FOUND_PAGE, head)
+        else:
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", page, head)
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes, head: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def _events(self, query: dict[str, list[str]]) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        preview = self.server.preview
+        client = preview.broker.connect()
+        quiz = query.get("quiz", [""])[0]
+        version = query.get("version", [""])[0]
+        if version and preview.version(quiz) != version:  # changed while the page loaded
+            client.put(json.dumps({"quizzes": [quiz] if quiz else []}))
+        try:
+            self.wfile.write(b": connected\n\n")
+            self.wfile.flush()
+            while not self.server.stopping.is_set():
+                try:
+                    data = client.get(timeout=KEEPALIVE_SECONDS)
+                except queue.Empty:
+                    self.wfile.write(b": keep-alive\n\n")
+                else:
+                    if data is None:
+                        break
+                    self.wfile.write(f"event: change\ndata: {data}\n\n".encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        finally:
+            self.server.preview.broker.disconnect(client)
+
+
+def make_server(preview: Preview, host: str, port: int) -> PreviewServer:
+    server = PreviewServer((host, port), PreviewHandler)
+    server.preview = preview
+    server.stopping = threading.Event()
+    return server
+
+
+def watched_folders(paths: Sequence[Path]) -> list[Path]:
+    """The folders to watch: each given folder, and for a file the content folder holding its
+    language folder (where its translations are)."""
+    folders: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            folders.add(path.resolve())
+        else:
+            folders.add(path.resolve().parent.parent)
+    # A folder inside another watched one is watched with it.
+    return sorted(f for f in folders if not any(o != f and f.is_relative_to(o) for o in folders))
+
+
+def _yaml_filter(change: object, path: str) -> bool:
+    return path.endswith(SUFFIXES)
+
+
+@dataclass
+class Serving:
+    """A running preview: its server (serving in a thread) and the address it answers on."""
+
+    preview: Preview
+    server: PreviewServer
+    thread: threading.Thread
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        shown = f"[{name}]" if ":" in name else name
+        return f"http://{shown}:{port}/"
+
+    def watch(self, on_update: Callable[[set[str]], None] | None = None) -> None:
+        """Watch the files until `stop` is set (or Ctrl-C), updating the preview."""
+        folders = [f for f in watched_folders(self.preview.paths) if f.is_dir()]
+        for changes in watch(
+            *folders,
+            watch_filter=_yaml_filter,
+            stop_event=self.stop,
+            step=20,
+            debounce=400,
+            yield_on_timeout=False,
+        ):
+            modified_only = all(change == Change.modified for change, _ in changes)
+            updated = self.preview.update(
+                [path for _, path in changes], modified_only=modified_only
+            )
+            if on_update is not None:
+                on_update(updated)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.server.stopping.set()
+        self.preview.broker.close()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def start(
+    paths: Sequence[Path], registry: Registry, host: str = "127.0.0.1", port: int = 8000
+) -> Serving:
+    """Check and render every quiz, then serve them from a thread (port 0: any free port)."""
+    from quizbank.build import plan_renderers
+
+    renderer = plan_renderers(registry, ["html"], [], [])[0].renderer
+    preview = Preview(paths, renderer)
+    preview.load()
+    server = make_server(preview, host, port)
+    thread = threading.Thread(target=server.serve_forever, name="quizbank-serve", daemon=True)
+    thread.start()
+    return Serving(preview, server, thread)
+
+
+def serve(
+    paths: Sequence[Path],
+    registry: Registry,
+    *,
+    host: str,
+    port: int,
+    open_browser: bool,
+    say: Callable[[str], None],
+) -> int:
+    """`quizbank serve`: serve until Ctrl-C; 0 when stopped so."""
+    serving = start(paths, registry, host, port)
+    try:
+        broken = sum(entry.errors for entry in serving.preview.quizzes.values())
+        note = f" ({broken} with errors)" if broken else ""
+        count = len(serving.preview.quizzes)
+        say(
+            f"serving {count} {'quiz' if count == 1 else 'quizzes'}{note} at {serving.url} "
+            "(Ctrl-C stops)"
+        )
+        if open_browser:
+            webbrowser.open(serving.url)
+
+        def report(updated: set[str]) -> None:
+            for quiz_id in sorted(updated):
+                entry = serving.preview.quizzes.get(quiz_id)
+                state = "gone" if entry is None else "has errors" if entry.errors else "updated"
+                say(f"{quiz_id}: {state}")
+
+        serving.watch(report)
+    except KeyboardInterrupt:
+        say("stopped")
+    finally:
+        serving.close()
+    return 0
