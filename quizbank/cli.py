@@ -1,4 +1,4 @@
-"""The command line: `quizbank validate | build | new | formats | schema`."""
+"""The command line: `quizbank validate | build | serve | new | translated | status | formats | schema`."""
 
 from __future__ import annotations
 
