@@ -1,4 +1,5 @@
-"""The command line: `quizbank validate | build | serve | new | translated | status | formats | schema`."""
+"""The command line: `quizbank validate | build | serve | new | translated | status | formats |
+schema`."""
 
 from __future__ import annotations
 
