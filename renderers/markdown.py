@@ -873,9 +873,15 @@ def _next_block(blocks: Sequence[Block], start: int) -> Block:
 
 def _edges(block: Block, *, last: bool) -> set[str]:
     """The markers of the author's lists that end (or open) a text: its bullet and delimiter."""
-    if not isinstance(block, str):
-        return set()
+    if not isinstance(block, str) or (_ONE_LINE.fullmatch(block) and not _OPENS_LIST.match(block)):
+        return set()  # one line that opens no list (most prompts): no list at either edge
     return {_edge_bullet(block, last=last), _edge_delimiter(block, last=last)} - {""}
+
+
+# A text of one line, and a line that opens a top-level list (a bullet or a number after at most
+# three spaces): a line that does not is no list, at either edge.
+_ONE_LINE = re.compile(r"[^\r\n]*")
+_OPENS_LIST = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 
 
 def _may_ordered_at_edge(text: str, *, last: bool) -> bool:
