@@ -501,18 +501,15 @@ def text_fields(quiz: Quiz) -> list[TextAt]:
     if quiz.guide:
         found.append((("guide", "title"), quiz.guide.title))
     for q_index, question in enumerate(quiz.questions):
-        base: Loc = ("questions", q_index)
-        found.append(((*base, "prompt"), question.prompt))
-        found += _TYPE_TEXTS[type(question)](question, base)
-        found.append(((*base, "explanation"), question.explanation))
+        found += question_texts(question, ("questions", q_index))
     return found
 
 
-def question_texts(question: _Question) -> list[TextAt]:
-    """The texts a translator translates in one question, each with its location inside the
-    question (`("options", 2, "text")`), in document order."""
+def question_texts(question: _Question, base: Loc = ()) -> list[TextAt]:
+    """The texts a translator translates in one question, each with its location under `base`
+    (inside the question by default: `("options", 2, "text")`), in document order."""
     return [
-        (("prompt",), question.prompt),
-        *_TYPE_TEXTS[type(question)](question, ()),
-        (("explanation",), question.explanation),
+        ((*base, "prompt"), question.prompt),
+        *_TYPE_TEXTS[type(question)](question, base),
+        ((*base, "explanation"), question.explanation),
     ]
