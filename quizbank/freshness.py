@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -210,6 +209,7 @@ class Marked:
 def mark_translated(files: Sequence[Path], question_ids: Iterable[str] = ()) -> list[Marked]:
     """Record in each translated file what each of its questions (or the given ones) is
     translated from. Every file is checked first; when any is refused, nothing is written."""
+    from quizbank.output import write_atomic  # only this command writes: not for `validate`
     from quizbank.project import check_quiz, discover  # the project imports this module
 
     wanted = list(dict.fromkeys(question_ids))
@@ -263,27 +263,9 @@ def mark_translated(files: Sequence[Path], question_ids: Iterable[str] = ()) -> 
         plans.append((path, bom + new_text, chosen, [ids[i] for i in chosen]))
     results = []
     for path, new_text, _, marked in plans:
-        _write_atomically(path, new_text)
+        write_atomic(path, new_text.encode("utf-8"))
         results.append(Marked(path, marked))
     return results
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write beside the file, then rename over it: a reader sees the old file or the new one."""
-    import tempfile  # only this command writes: not imported by `validate`
-
-    mode = path.stat().st_mode & 0o777
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 _NUMBER_LIKE = re.compile(r"^[0-9]+(?:[eE][0-9]+)?$")

@@ -221,12 +221,17 @@ def _signals_held() -> Iterator[None]:
 
 
 def write_atomic(path: Path, content: bytes) -> None:
-    """Write one file through a temporary file in the same folder and a rename."""
+    """Write one file through a temporary file in the same folder, flushed to disk, and a
+    rename: a reader finds the old file or the new one. A file replaced keeps its mode."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.is_file():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
