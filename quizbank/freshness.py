@@ -25,19 +25,11 @@ from quizbank.diagnostics import Severity, display_path, printable
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz
 from quizbank.model import Question, Quiz, question_texts
-from quizbank.paths import Loc
+from quizbank.paths import ITEM_NAMES, Loc
 from quizbank.yamlsource import decode, load_document, read_bytes
 
 SOURCE_KEY = "source"
 DIGEST_LENGTH = 6
-# A list of a question, and what one of its elements is called.
-_SINGULAR = {
-    "options": "option",
-    "pairs": "pair",
-    "distractors": "distractor",
-    "items": "item",
-    "gaps": "gap",
-}
 
 
 def field_name(question: Question, loc: Loc) -> str:
@@ -50,11 +42,11 @@ def field_name(question: Question, loc: Loc) -> str:
     for part in loc:
         if isinstance(part, int):
             node = node[part]
-            words[-1] = f"{_SINGULAR.get(words[-1], words[-1])} {node.id}"
+            words[-1] = f"{ITEM_NAMES.get(words[-1], words[-1])} {node.id}"
             break  # an element of a list: its texts go together
         if isinstance(node, dict):
             node = node[part]
-            words[-1] = f"{_SINGULAR.get(words[-1], words[-1])} {part}"
+            words[-1] = f"{ITEM_NAMES.get(words[-1], words[-1])} {part}"
         else:
             node = getattr(node, part)
             words.append(part)

@@ -21,7 +21,7 @@ from quizbank.model import (
     Quiz,
     ShortAnswerGap,
 )
-from quizbank.paths import Loc
+from quizbank.paths import ITEM_NAMES, Loc
 
 QUESTION_TYPES = tuple(QUESTION_MODELS)
 _QUESTION_MODELS: dict[str, type[BaseModel]] = {**QUESTION_MODELS}
@@ -43,7 +43,7 @@ _PLACES = {
     "guide": set(Guide.model_fields),
 }
 # The kind of mapping at `questions[i].<list>[j]`.
-_LISTED = {"options": "option", "pairs": "pair", "distractors": "distractor", "items": "item"}
+_LISTED = {name: ITEM_NAMES[name] for name in ("options", "pairs", "distractors", "items")}
 _ALL_KEYS = sorted(set().union(*_PLACES.values()))
 
 
@@ -189,17 +189,7 @@ def _mapping_expected(value: object, loc: Loc) -> str:
 
 
 def _noun(name: str, count: int) -> str:
-    nouns = {
-        "questions": "question",
-        "options": "option",
-        "tags": "tag",
-        "answer": "answer",
-        "pairs": "pair",
-        "items": "item",
-        "gaps": "gap",
-        "distractors": "distractor",
-    }
-    noun = nouns.get(name, "item")
+    noun = ITEM_NAMES.get(name, "item")
     return noun if count == 1 else f"{noun}s"
 
 

@@ -20,7 +20,7 @@ def format_loc(loc: Sequence[str | int]) -> str:
 
 
 # A list's items as authors count them: `questions[2]` is "question 3".
-_ITEM_NAMES = {
+ITEM_NAMES = {
     "questions": "question",
     "options": "option",
     "tags": "tag",
@@ -28,6 +28,7 @@ _ITEM_NAMES = {
     "pairs": "pair",
     "distractors": "distractor",
     "items": "item",
+    "gaps": "gap",
 }
 
 
@@ -39,8 +40,8 @@ def describe_loc(loc: Sequence[str | int], question_ids: Sequence[str | None] = 
     words: list[str] = []
     for index, part in enumerate(loc):
         parent = loc[index - 1] if index else None
-        if isinstance(part, int) and isinstance(parent, str) and parent in _ITEM_NAMES:
-            words[-1] = f"{_ITEM_NAMES[parent]} {part + 1}"
+        if isinstance(part, int) and isinstance(parent, str) and parent in ITEM_NAMES:
+            words[-1] = f"{ITEM_NAMES[parent]} {part + 1}"
             named = index == 1 and parent == "questions" and 0 <= part < len(question_ids)
             if named and (question_id := question_ids[part]):
                 words[-1] += f" ({question_id})"
