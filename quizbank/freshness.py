@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from quizbank.crosslang import reference_language
 from quizbank.diagnostics import Severity, display_path, printable
@@ -26,7 +26,7 @@ from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz
 from quizbank.model import Question, Quiz, question_texts
 from quizbank.paths import ITEM_NAMES, Loc
-from quizbank.yamlsource import decode, load_document, read_bytes
+from quizbank.yamlsource import child_node, decode, load_document, read_bytes
 
 SOURCE_KEY = "source"
 DIGEST_LENGTH = 6
@@ -277,7 +277,8 @@ def with_sources(text: str, root: Node | None, sources: Mapping[int, Mapping[str
     """The file's text with a `source:` line set in each question of `sources` (by index):
     an existing `source` is replaced where it stands, a new one goes after the question's last
     line, at its keys' indentation. Nothing else of the text changes."""
-    questions = _value(root, "questions")
+    found = child_node(root, "questions") if root is not None else None
+    questions = found[1] if found else None
     if not isinstance(questions, SequenceNode):
         return text
     newline = "\r\n" if "\r\n" in text else "\n"
@@ -287,15 +288,8 @@ def with_sources(text: str, root: Node | None, sources: Mapping[int, Mapping[str
         if not isinstance(question, MappingNode) or not question.value:
             continue
         line = source_line(digests)
-        existing = next(
-            (
-                (k, v)
-                for k, v in question.value
-                if isinstance(k, ScalarNode) and k.value == SOURCE_KEY
-            ),
-            None,
-        )
-        if existing is not None:
+        existing = child_node(question, SOURCE_KEY)
+        if existing is not None and existing[0] is not None:
             start, end = existing[0].start_mark.index, _end(existing[1], text)
             edits.append((start, end, line))
         elif question.flow_style:
@@ -310,15 +304,6 @@ def with_sources(text: str, root: Node | None, sources: Mapping[int, Mapping[str
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text
-
-
-def _value(node: Node | None, key: str) -> Node | None:
-    if isinstance(node, MappingNode):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and key_node.value == key:
-                found: Node = value_node
-                return found
-    return None
 
 
 def _end(node: Node, text: str) -> int:

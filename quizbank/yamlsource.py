@@ -153,7 +153,7 @@ class YamlDocument:
             return self.root_position
         key_node: Node | None = None
         for part in loc:
-            child = _child(node, part)
+            child = child_node(node, part)
             if child is None:
                 continue
             key_node, node = child
@@ -171,7 +171,9 @@ class YamlDocument:
         return self.root
 
 
-def _child(node: Node, part: str | int) -> tuple[Node | None, Node] | None:
+def child_node(node: Node, part: str | int) -> tuple[Node | None, Node] | None:
+    """A mapping's key and value for the key `part`, or (None, item) of a sequence's index `part`;
+    None when there is none."""
     if isinstance(node, MappingNode):
         for key_node, value_node in node.value:
             if isinstance(key_node, ScalarNode) and key_node.value == str(part):
