@@ -32,6 +32,7 @@ from quizbank.renderer import (
     QuizTranslations,
     Renderer,
     RendererOptions,
+    quiz_summaries,
 )
 
 
@@ -256,10 +257,7 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
         reusable = dict.fromkeys(reusable)
     languages = [lang for lang in job.languages if lang in checked.translations]
     translations = QuizTranslations(group.quiz_id, checked.translations, languages)
-    outcome.summaries = [
-        QuizSummary(group.quiz_id, lang, quiz.title, str(quiz.level), len(quiz.questions))
-        for lang, quiz in ((lang, checked.translations[lang]) for lang in languages)
-    ]
+    outcome.summaries = quiz_summaries(translations)
     pending = []
     for index, active in enumerate(job.renderers):
         if (paths := reusable[active.key]) is not None:

@@ -56,6 +56,15 @@ class QuizSummary:
     question_count: int
 
 
+def quiz_summaries(quiz: QuizTranslations) -> list[QuizSummary]:
+    """What the bank's index says of a quiz in each language it is rendered in."""
+    return [
+        QuizSummary(quiz.quiz_id, lang, content.title, str(content.level), len(content.questions))
+        for lang in quiz.languages
+        for content in (quiz[lang],)
+    ]
+
+
 OptionsT = TypeVar("OptionsT", bound=RendererOptions)
 
 

@@ -35,7 +35,13 @@ from quizbank.errors import QuizbankError
 from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES, Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry
-from quizbank.renderer import QuizSummary, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import (
+    QuizSummary,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    quiz_summaries,
+)
 
 EVENTS_PATH = "/events"
 SCRIPT_PATH = "/_quizbank/live.js"
@@ -210,11 +216,7 @@ def render_quiz(
     for output in renderer.render_quiz(translations):
         text = live_page(output.content.decode("utf-8"), group.quiz_id, version)
         pages[f"/{output.path.as_posix()}"] = text.encode("utf-8")
-    summaries = [
-        QuizSummary(group.quiz_id, lang, quiz.title, str(quiz.level), len(quiz.questions))
-        for lang, quiz in ((lang, checked.translations[lang]) for lang in present)
-    ]
-    return QuizPages(key, pages, summaries, False)
+    return QuizPages(key, pages, quiz_summaries(translations), False)
 
 
 class EventBroker:
