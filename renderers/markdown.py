@@ -29,7 +29,6 @@ Interface strings ("Answer key", "3 questions", True/False) come from quizbank's
 from __future__ import annotations
 
 import math
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -70,6 +69,7 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
+from quizbank.scramble import scrambled_order
 
 # GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
 _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
@@ -659,21 +659,12 @@ def _table(head: tuple[str, str], rows: Sequence[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def _scrambled(count: int, seed: str, keep: int) -> list[int]:
-    """A fixed order of `count` things, the same in every language, that leaves none of the
-    first `keep` in its own place: what a paper copy shows instead of shuffling."""
-    rng, order = random.Random(seed), list(range(count))
-    while any(order[at] == at for at in range(keep)):
-        rng.shuffle(order)
-    return order
-
-
 def _matching(question: Matching, page: _Page) -> _Parts:
     """A table of the items, numbered, beside the matches and distractors, lettered in a fixed
     scrambled order; the key pairs them."""
     lang, interface = page.lang, page.interface
     texts = [pair.match for pair in question.pairs] + [d.text for d in question.distractors]
-    order = _scrambled(len(texts), question.id, len(question.pairs))
+    order = scrambled_order(len(texts), question.id, len(question.pairs))
     letters = {index: option_letter(lang, at) for at, index in enumerate(order)}
     matches = [
         f"**{option_label(lang, at)}** {_cell(texts[index], page.rtl)}"
@@ -699,7 +690,7 @@ def _matching(question: Matching, page: _Page) -> _Parts:
 
 def _ordering(question: Ordering, page: _Page) -> _Parts:
     """A numbered list in a fixed scrambled order; the key gives the right order."""
-    order = _scrambled(len(question.items), question.id, len(question.items))
+    order = scrambled_order(len(question.items), question.id, len(question.items))
     shown = [("", *page.split(question.items[index].text)) for index in order]
     right = [("", *page.split(item.text)) for item in question.items]
     numbers = [format_number(order.index(index) + 1, page.lang) for index in range(len(order))]

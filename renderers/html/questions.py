@@ -15,7 +15,6 @@ question, option, pair, item or gap id can contain, so they never collide.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -43,6 +42,7 @@ from quizbank.model import (
     SingleChoice,
     TrueFalse,
 )
+from quizbank.scramble import scrambled_order
 
 from .environment import number_html
 
@@ -336,17 +336,6 @@ def _short_answer_html(question: ShortAnswer, head: Head) -> str:
 # Matching: an item per row, each with a drop-down of every match and distractor.
 
 
-def _shuffled(question_id: str, items: Sequence[Any]) -> list[Any]:
-    """A fixed shuffle by the question's id: the page without JavaScript does not give the
-    answer away by its order, and the same source always gives the same page. Never the order
-    written, when it can differ (the script shuffles again on each attempt)."""
-    order = list(items)
-    random.Random(question_id).shuffle(order)
-    if len(order) > 1 and order == list(items):
-        order = order[1:] + order[:1]
-    return order
-
-
 def _select(attributes: str, choices: str, choose: str) -> str:
     return f'<select {attributes}><option value="">{choose}</option>{choices}</select>'
 
@@ -355,8 +344,9 @@ def _matching_html(question: Matching, head: Head) -> str:
     qid, lang = head.qid, head.lang
     choices = [(pair.id, pair.match) for pair in question.pairs]
     choices += [(distractor.id, distractor.text) for distractor in question.distractors]
-    if question.shuffle:
-        choices = _shuffled(question.id, choices)
+    if question.shuffle:  # without JavaScript, no match beside its own item
+        order = scrambled_order(len(choices), question.id, len(question.pairs))
+        choices = [choices[index] for index in order]
     options = "".join(f'<option value="{cid}">{_plain(text)}</option>' for cid, text in choices)
     rows = []
     answers = []
@@ -383,6 +373,8 @@ def _matching_html(question: Matching, head: Head) -> str:
 def _ordering_html(question: Ordering, head: Head) -> str:
     qid, lang, shared = head.qid, head.lang, head.shared
     texts = {item.id: to_html(item.text, lang, inline=True) for item in question.items}
+    # Without JavaScript, no item in its place; the script shuffles again on each attempt.
+    order = scrambled_order(len(question.items), question.id, len(question.items))
     rows = [
         f'<li class="item" data-item="{item.id}">'
         f'<span class="text" id="q-{qid}--{item.id}">{texts[item.id]}</span>'
@@ -392,7 +384,7 @@ def _ordering_html(question: Ordering, head: Head) -> str:
         f'<button type="button" class="move down" aria-describedby="q-{qid}--{item.id}">'
         f'{DOWN_ICON}<span class="visually-hidden">{shared.move_down}</span></button>'
         "</span></li>\n"
-        for item in _shuffled(question.id, question.items)
+        for item in (question.items[index] for index in order)
     ]
     answer = _list([texts[item.id] for item in question.items], "ol")
     return (
