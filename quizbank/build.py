@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
+from quizbank.images import MAX_IMAGE_BYTES
 from quizbank.model import LANGUAGE_CODE
 from quizbank.output import OutputFolder, check_output_folder, safe_relative
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
@@ -49,6 +50,7 @@ class BuildRequest:
     use_cache: bool = True
     jobs: int = 0
     force: bool = False  # write into a non-empty folder quizbank did not create
+    max_image_bytes: int = MAX_IMAGE_BYTES
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class QuizOutcome:
     written: dict[str, list[PurePosixPath]] = field(default_factory=dict)
     reused: dict[str, list[str]] = field(default_factory=dict)  # as recorded in the cache
     sources: list[str] = field(default_factory=list)  # its files, as absolute paths
+    images: list[str] = field(default_factory=list)  # the image files it uses, likewise
 
 
 @dataclass
@@ -94,11 +97,17 @@ class _Job:
     languages: list[str]
     renderers: list[ActiveRenderer]
     strict: bool
+    max_image_bytes: int
     out_dir: Path
     staging: OutputFolder
     cache: BuildCache
     sources: dict[str, str] = field(default_factory=dict)  # quiz id: hash of its sources
     current: QuizTranslations | None = None  # the quiz whose formats workers render
+
+    @property
+    def settings(self) -> str:
+        """What the outcome of checking a quiz depends on besides its files."""
+        return f"{self.strict}|{self.max_image_bytes}"
 
 
 _JOB: _Job | None = None
@@ -161,7 +170,14 @@ def build(
             if cache.warning:
                 result.warnings.append(cache.warning)
         _JOB = _Job(
-            bank.languages, languages, renderers, request.strict, request.out_dir, folder, cache
+            bank.languages,
+            languages,
+            renderers,
+            request.strict,
+            request.max_image_bytes,
+            request.out_dir,
+            folder,
+            cache,
         )
         outcomes: list[QuizOutcome] = []
         for outcome in _process_all(bank.groups, jobs):
@@ -206,8 +222,11 @@ def _process_all(groups: list[QuizFiles], jobs: int) -> Iterator[QuizOutcome]:
     assert job is not None
     changed = []
     for group in groups:
+        cached = job.cache.quizzes.get(group.quiz_id)
         try:
-            source = job.cache.source_hash(group.files, job.bank_languages, job.strict)
+            source = job.cache.source_hash(
+                group.files, cached.images if cached else (), job.bank_languages, job.settings
+            )
         except OSError:  # unreadable, a dangling link, gone: checking will say so, located
             source = ""
         job.sources[group.quiz_id] = source
@@ -245,18 +264,28 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     source = job.sources[group.quiz_id]
     outcome = QuizOutcome(group.quiz_id, source, sources=_source_paths(group))
     reusable = _reusable_outputs(job, group.quiz_id, source)
-    checked = check_quiz(group, job.bank_languages, strict=job.strict, workers=check_workers)
+    checked = check_quiz(
+        group,
+        job.bank_languages,
+        strict=job.strict,
+        workers=check_workers,
+        max_image_bytes=job.max_image_bytes,
+    )
     outcome.diagnostics = checked.diagnostics
     if not checked.ok:
         return outcome
     # What is recorded is the hash of the bytes that were checked and rendered: a file edited
     # since it was hashed above is rendered as it now is, and recorded so.
-    parsed = job.cache.source_hash_of(checked.digests, job.bank_languages, job.strict)
+    image_files = checked.image_files
+    outcome.images = sorted(image_files)
+    parsed = job.cache.source_hash_of(
+        checked.digests, image_files, job.bank_languages, job.settings
+    )
     if parsed != source:
         outcome.source = parsed
         reusable = dict.fromkeys(reusable)
     languages = [lang for lang in job.languages if lang in checked.translations]
-    translations = QuizTranslations(group.quiz_id, checked.translations, languages)
+    translations = QuizTranslations(group.quiz_id, checked.translations, languages, checked.images)
     outcome.summaries = quiz_summaries(translations)
     pending = []
     for index, active in enumerate(job.renderers):
@@ -292,6 +321,7 @@ def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
         summaries=[QuizSummary(**s) for s in cached.summaries],  # type: ignore[arg-type]
         reused={key: paths for key, paths in reusable.items() if paths is not None},
         sources=cached.sources,
+        images=cached.images,
     )
 
 
@@ -354,7 +384,11 @@ def _finish(
         for active in job.renderers
         for path in _stage(job.staging, active.name, active.renderer.render_bank(summaries))
     ]
-    written = [p for o in outcomes for paths in o.written.values() for p in paths] + bank_files
+    # An image two quizzes use is one file, written by both.
+    written = list(
+        dict.fromkeys([p for o in outcomes for paths in o.written.values() for p in paths])
+    )
+    written += bank_files
     result.written = len(written)
     result.reused = sum(len(paths) for o in outcomes for paths in o.reused.values())
     kept = set(map(str, written)).union(*(paths for o in outcomes for paths in o.reused.values()))
@@ -375,6 +409,7 @@ def _finish(
             [vars(s) for s in outcome.summaries],
             dict(previous.outputs) if previous and previous.source == outcome.source else {},
             outcome.sources,
+            outcome.images,
         )
         produced = {key: list(map(str, paths)) for key, paths in outcome.written.items()}
         for key, current in {**produced, **outcome.reused}.items():

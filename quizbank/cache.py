@@ -71,6 +71,7 @@ class CachedQuiz:
     summaries: list[dict[str, object]] = field(default_factory=list)
     outputs: dict[str, list[str]] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)  # its files, as absolute paths
+    images: list[str] = field(default_factory=list)  # the image files it uses, likewise
 
 
 @dataclass
@@ -117,24 +118,41 @@ class BuildCache:
                 [s.model_dump() for s in entry.summaries],
                 entry.outputs,
                 entry.sources,
+                entry.images,
             )
             for quiz_id, entry in document.quizzes.items()
         }
         stamps = {name: list(stamp) for name, stamp in document.stamps.items()}
         return cls(quizzes, stamps, dict(document.digests))
 
-    def source_hash(self, files: Mapping[str, Path], languages: Iterable[str], strict: bool) -> str:
-        """A hash of a quiz's files (by language) and of what its checks depend on."""
+    def source_hash(
+        self,
+        files: Mapping[str, Path],
+        images: Iterable[str],
+        languages: Iterable[str],
+        settings: str,
+    ) -> str:
+        """A hash of a quiz's files (by language), the image files it used when last built,
+        and what its checks depend on (`settings`); raises OSError for a file that is gone."""
         digests = {lang: self.file_digest(path) for lang, path in files.items()}
-        return self.source_hash_of(digests, languages, strict)
+        image_digests = {path: self.file_digest(Path(path)) for path in images}
+        return self.source_hash_of(digests, image_digests, languages, settings)
 
     @staticmethod
-    def source_hash_of(digests: Mapping[str, str], languages: Iterable[str], strict: bool) -> str:
-        """A hash of a quiz's file digests (by language) and of what its checks depend on."""
+    def source_hash_of(
+        digests: Mapping[str, str],
+        image_digests: Mapping[str, str],
+        languages: Iterable[str],
+        settings: str,
+    ) -> str:
+        """A hash of a quiz's file digests (by language), its images' (by absolute path), and
+        what its checks depend on."""
         core = f"{__version__}|{code_fingerprint('quizbank')}"
-        digest = hashlib.sha256(f"{core}|{','.join(languages)}|{strict}".encode())
+        digest = hashlib.sha256(f"{core}|{','.join(languages)}|{settings}".encode())
         for lang in sorted(digests):
             digest.update(f"|{lang}|{digests[lang]}".encode())
+        for path in sorted(image_digests):
+            digest.update(f"|{path}|{image_digests[path]}".encode())
         return digest.hexdigest()
 
     def file_digest(self, path: Path) -> str:
@@ -224,6 +242,7 @@ class _Entry(_Strict):
     summaries: list[_Summary]
     outputs: dict[str, list[str]]
     sources: list[Annotated[str, StringConstraints(max_length=4096)]] = []  # absent in older caches
+    images: list[Annotated[str, StringConstraints(max_length=4096)]] = []
 
 
 class _CacheDocument(BaseModel):

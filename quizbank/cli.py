@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import signal
 import threading
@@ -27,6 +28,7 @@ from quizbank.diagnostics import (
     printable,
 )
 from quizbank.errors import QuizbankError
+from quizbank.images import MAX_IMAGE_BYTES
 from quizbank.parallel import parallel_map
 from quizbank.project import DEFAULT_CONTENT, Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, discover_renderers
@@ -304,6 +306,26 @@ def _add_source_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="a quiz missing in a language is an error"
     )
+    parser.add_argument(
+        "--max-image-size",
+        type=_byte_size,
+        default=MAX_IMAGE_BYTES,
+        metavar="SIZE",
+        help="the largest image a quiz may use, as 500KiB, 2MiB or bytes (default: 1MiB)",
+    )
+
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(|B|K|KB|KiB|M|MB|MiB)\s*", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10}
+_UNITS |= {"m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20}
+
+
+def _byte_size(text: str) -> int:
+    """A size as `--max-image-size` takes it: bytes, or a number with KiB or MiB."""
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 500KiB or 2MiB")
+    return int(float(match[1]) * _UNITS[match[2].lower()])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -364,14 +386,18 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 class _Checker:
     """Checks one quiz of a bank; a picklable callable for the worker processes."""
 
-    def __init__(self, bank: Bank, strict: bool) -> None:
+    def __init__(self, bank: Bank, strict: bool, max_image_bytes: int) -> None:
         self.languages = bank.languages
         self.strict = strict
+        self.max_image_bytes = max_image_bytes
 
     def __call__(self, group: QuizFiles) -> list[Diagnostic]:
         # Only the problems go back to the parent process: pickling the validated models as
         # well took a fifth of the time of a run.
-        return check_quiz(group, self.languages, strict=self.strict).diagnostics
+        checked = check_quiz(
+            group, self.languages, strict=self.strict, max_image_bytes=self.max_image_bytes
+        )
+        return checked.diagnostics
 
 
 def _report_format(args: argparse.Namespace, err: Console) -> str:
@@ -387,7 +413,7 @@ def _validate(args: argparse.Namespace, out: Console, err: Console) -> int:
     report_format = _report_format(args, err)
     bank = discover(args.paths or [DEFAULT_CONTENT])
     report = Report(files=bank.file_count)
-    for diagnostics in parallel_map(_Checker(bank, args.strict), bank.groups):
+    for diagnostics in parallel_map(_Checker(bank, args.strict, args.max_image_size), bank.groups):
         report.extend(diagnostics)
     if report_format == "json":
         _print_json(out, report)
@@ -461,6 +487,7 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         use_cache=not args.no_cache,
         jobs=args.jobs,
         force=args.force,
+        max_image_bytes=args.max_image_size,
     )
     if out.is_terminal and report_format == "text":
         with _progress_bar(out) as advance:

@@ -12,11 +12,14 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from quizbank.diagnostics import Diagnostic, Position, Severity, display_path
+from quizbank.images import MAX_IMAGE_BYTES, Image, ImageError, load_image
+from quizbank.markup import find_formulas, find_images
+from quizbank.maths import check_formula
 from quizbank.messages import excerpt, schema_message, unknown_key_message
 from quizbank.model import Question, Quiz, text_fields
 from quizbank.paths import Loc, describe_loc
 from quizbank.rules import has_raw_html, identity_rules, question_rules, question_warnings
-from quizbank.scripts import avoided_terms, looks_untranslated, script_for
+from quizbank.scripts import Script, avoided_terms, looks_untranslated, script_for
 from quizbank.yamlsource import YamlDocument, YamlError, load_document
 
 MAX_DIAGNOSTICS = 100  # listed per file; the rest are counted
@@ -35,6 +38,7 @@ class LoadedQuiz:
     unlisted: int = 0  # problems past the first MAX_DIAGNOSTICS, counted only
     digest: str = ""  # SHA-256 of the bytes that were checked
     question_ids: list[str | None] | None = None
+    images: dict[str, Image] = field(default_factory=dict)  # by path as written (`src`)
 
     @property
     def ok(self) -> bool:
@@ -100,8 +104,9 @@ class LoadedQuiz:
         return self.question_ids
 
 
-def load_quiz(path: Path) -> LoadedQuiz:
-    """Load and check one quiz file; never raises for a problem in the file."""
+def load_quiz(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
+    """Load and check one quiz file, and read the images it uses; never raises for a problem
+    in the file."""
     loaded = LoadedQuiz(path)
     try:
         loaded.document = load_document(path)
@@ -134,7 +139,9 @@ def load_quiz(path: Path) -> LoadedQuiz:
     for message, loc in question_warnings(enumerate(loaded.quiz.questions)):
         loaded.report(message, loc, severity=Severity.WARNING)
     # With a wrong `lang`, every text would look untranslated: that one error is enough.
-    _check_texts(loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name)
+    _check_texts(
+        loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name, limit=max_image_bytes
+    )
     return loaded
 
 
@@ -202,11 +209,13 @@ def _child_value(data: Any, part: int | str) -> Any:
     return _ABSENT
 
 
-def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool) -> None:
-    """Each text: raw HTML (shown as text), and, with `script`, whether it is written in the
-    language's script and with its preferred terms."""
+def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool, limit: int) -> None:
+    """Each text: raw HTML (shown as text), its formulas and images, and, with `script`,
+    whether it is written in the language's script and with its preferred terms."""
     writing = script_for(quiz.lang) if script else None
     for loc, text in text_fields(quiz):
+        if "$" in text or "![" in text:
+            _check_media(loaded, loc, text, writing, limit)
         if "<" in text and has_raw_html(text):
             loaded.report(
                 "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
@@ -224,6 +233,44 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool) -> None:
             )
         for bad, good in avoided_terms(text, writing):
             loaded.report(f"use {good} rather than {bad}", loc, severity=Severity.WARNING)
+
+
+def _check_media(
+    loaded: LoadedQuiz, loc: Loc, text: str, writing: Script | None, limit: int
+) -> None:
+    """Each formula draws, and each image is a readable file with alt text in the language."""
+    document = loaded.document
+    assert document is not None
+    for tex, _display in find_formulas(text):
+        if (reason := check_formula(tex)) is not None:
+            where = document.locate_within(loc, tex.split("\n", 1)[0])
+            loaded.report(
+                f"the formula ${_excerpt(tex)[1:-1]}$ cannot be drawn: {reason}",
+                loc,
+                position=where,
+            )
+    for image in find_images(text):
+        where = document.locate_within(loc, f"![{image.alt}")
+        if not image.alt.strip():
+            loaded.report(
+                "this image has no alt text: say in the brackets what it shows, for those who "
+                "cannot see it, like ![Shards on three GPUs](…)",
+                loc,
+                position=where,
+            )
+        elif writing is not None and looks_untranslated(image.alt, writing):
+            loaded.report(
+                f"looks untranslated: the image's alt text {_excerpt(image.alt)} has no "
+                f"{writing.name} letters",
+                loc,
+                position=where,
+            )
+        if image.src in loaded.images:
+            continue
+        try:
+            loaded.images[image.src] = load_image(image.src, loaded.path, limit)
+        except ImageError as exc:
+            loaded.report(str(exc), loc, position=where)
 
 
 def _excerpt(text: str, width: int = 40) -> str:

@@ -1,25 +1,39 @@
 """Markdown in text fields, rendered once and safely for every renderer that needs HTML.
 
-Raw HTML in content is escaped, never passed through; links may only be http(s) or mailto;
-images are off (a quiz page makes no requests). In right-to-left languages, code and runs of
-Latin script are bidi-isolated so that `optimizer.state_dict()` never reads backwards.
+Raw HTML in content is escaped, never passed through; links may only be http(s) or mailto.
+In right-to-left languages, code and runs of Latin script are bidi-isolated so that
+`optimizer.state_dict()` never reads backwards.
+
+Images (`![alt](path)`) are written with the address each export gives their path (a data URI,
+a file beside the export, a Moodle file); formulas (`$…$` inline, `$$…$$` on their own) as
+MathML, or as TeX between `\\(…\\)` and `\\[…\\]` for an LMS that typesets them itself. A `$`
+opens a formula only before a character that is not a space, and closes one only after such a
+character and not before a digit (pandoc's rule): `costs $5 and $7` stays text; `\\$` is a `$`.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.image import image
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from quizbank.locales import is_rtl
+from quizbank.maths import FormulaError, to_mathml
+
+# How an export writes formulas: MathML drawn by the browser, or TeX for the LMS's MathJax.
+MathStyle = Literal["mathml", "tex"]
 
 SAFE_SCHEMES = ("http://", "https://", "mailto:")
 # A run of Latin letters or digits, possibly several words joined by spaces and punctuation
@@ -92,14 +106,93 @@ class _RtlRenderer(RendererHTML):
         return f'<code dir="ltr" lang="en">{escapeHtml(tokens[idx].content)}</code>'
 
 
-def _parser(rtl: bool) -> MarkdownIt:
+def with_maths(md: MarkdownIt) -> MarkdownIt:
+    """A parser that reads `$…$` and `$$…$$` as formulas, by pandoc's rule for `$`."""
+    return md.use(
+        dollarmath_plugin,
+        allow_labels=False,
+        allow_space=False,
+        allow_digits=False,
+        double_inline=True,
+    )
+
+
+def _parser(rtl: bool, math: MathStyle = "mathml") -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    md.enable("table").enable("strikethrough").disable("image")
+    md.enable("table").enable("strikethrough")
+    with_maths(md)
     md.validateLink = safe_link  # type: ignore[method-assign]
+    md.inline.ruler.at("image", _image_rule)
     if rtl:
         md.renderer = _RtlRenderer(md)
     md.add_render_rule("link_open", _link_open)
+    md.add_render_rule("image", _image)
+    for kind, display in _MATH_TOKENS.items():
+        md.add_render_rule(kind, _MATH_WRITERS[math](display))
     return md
+
+
+def _image_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it's image rule, taking any path: links are checked by `safe_link`, an image's
+    path when its quiz is (quizbank.images), so that an author hears what is wrong with it."""
+    md = state.md
+    validate, md.validateLink = md.validateLink, _any_path  # type: ignore[method-assign]
+    try:
+        return image(state, silent)
+    finally:
+        md.validateLink = validate  # type: ignore[method-assign]
+
+
+def _any_path(url: str) -> bool:
+    return True
+
+
+def _image(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """An image with a placeholder address, which to_html replaces with the export's own."""
+    token = tokens[idx]
+    alt = escapeHtml(self.renderInlineAsText(token.children or [], options, env))
+    title = token.attrGet("title")
+    number = env.setdefault("images", 0)
+    env["images"] = number + 1
+    titled = f' title="{escapeHtml(str(title))}"' if title else ""
+    return f'<img src="{_SLOT}{number}{_SLOT}" alt="{alt}"{titled}>'
+
+
+# An image's address until to_html knows it: NUL cannot come from a text (markdown-it reads it
+# as U+FFFD), so nothing an author writes can be taken for one.
+_SLOT = "\x00"
+_SLOTS = re.compile(f"{_SLOT}([0-9]+){_SLOT}")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+_MATH_TOKENS = {"math_inline": False, "math_inline_double": True, "math_block": True}
+
+
+def _mathml(display: bool):  # type: ignore[no-untyped-def]
+    def write(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        try:
+            return to_mathml(tokens[idx].content.strip(), display=display)
+        except FormulaError:  # refused when the quiz was checked; never reaches an export
+            return f"<code>{escapeHtml(tokens[idx].content)}</code>"
+
+    return write
+
+
+def _tex(display: bool):  # type: ignore[no-untyped-def]
+    def write(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
+        tex = escapeHtml(tokens[idx].content.strip())
+        if tokens[idx].type == "math_block":
+            return f"<p>\\[{tex}\\]</p>\n"
+        return f"\\[{tex}\\]" if display else f"\\({tex}\\)"
+
+    return write
+
+
+_MATH_WRITERS = {"mathml": _mathml, "tex": _tex}
 
 
 def _link_open(
@@ -110,11 +203,21 @@ def _link_open(
     return self.renderToken(tokens, idx, options, env)
 
 
-_PARSERS = {False: _parser(False), True: _parser(True)}
+_PARSERS = {(rtl, math): _parser(rtl, math) for rtl in (False, True) for math in ("mathml", "tex")}
 
 
-def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
+def to_html(
+    text: str,
+    lang: str = "en",
+    *,
+    inline: bool = False,
+    images: Mapping[str, str] | None = None,
+    math: MathStyle = "mathml",
+) -> str:
     """Markdown source to safe HTML; `inline` drops the paragraph around a one-paragraph text.
+
+    `images` gives the address to write for each image path as written (markdown-it's
+    normalised `src`); a path it lacks is written as it is. `math` says how formulas are written.
 
     A text that is more than one paragraph is rendered inline by markdown-it's inline rules, so
     that block syntax (`- item`, `# title`) stays text where only phrasing content may go.
@@ -122,10 +225,86 @@ def to_html(text: str, lang: str = "en", *, inline: bool = False) -> str:
     `@@` is written as character references, which show the same and match nothing an LMS
     rewrites, whatever `<bdi>` an Urdu text puts between them.
     """
-    block, paragraph = _rendered(text, lang)
+    block, paragraph = _rendered(text, lang, math)
+    whole = not inline or paragraph is not None  # else rendered as one run of inline content
     if not inline:
-        return block
-    return paragraph if paragraph is not None else _inline_only(text, lang)
+        html = block
+    else:
+        html = paragraph if paragraph is not None else _inline_only(text, lang, math)
+    return _with_images(html, text, images, as_blocks=whole) if _SLOT in html else html
+
+
+def _with_images(
+    html: str, text: str, images: Mapping[str, str] | None, *, as_blocks: bool = True
+) -> str:
+    """The HTML with each image's placeholder replaced by the address of its path; the text
+    was rendered `as_blocks`, or else as one run of inline content (which may hold other
+    images: an indented `![a](b)` is code in a block, an image inline)."""
+    sources = [image.src for image in find_images(text, as_blocks=as_blocks)]
+    addresses = images or {}
+
+    def address(slot: re.Match[str]) -> str:
+        src = sources[int(slot[1])]
+        if src in addresses:
+            return escapeHtml(addresses[src])
+        return "" if _SCHEME.match(src) else escapeHtml(src)  # a path, or nothing
+
+    return _SLOTS.sub(address, html)
+
+
+class ImageRef:
+    """An image as a text writes it: its path (markdown-it's normalised `src`) and alt text."""
+
+    __slots__ = ("alt", "src")
+
+    def __init__(self, src: str, alt: str) -> None:
+        self.src = src
+        self.alt = alt
+
+
+@lru_cache(maxsize=1024)
+def find_images(text: str, *, as_blocks: bool = True) -> tuple[ImageRef, ...]:
+    """The images of a text, in the order they are rendered (read as inline content only
+    unless `as_blocks`)."""
+    if "![" not in text:
+        return ()
+    md = _PARSERS[False, "mathml"]
+    return tuple(
+        ImageRef(str(child.attrGet("src") or ""), child.content)
+        for token in (md.parse(text) if as_blocks else md.parseInline(text))
+        for child in _walk(token.children or (), into_images=False)
+        if child.type == "image"
+    )
+
+
+@lru_cache(maxsize=1024)
+def find_formulas(text: str) -> tuple[tuple[str, bool], ...]:
+    """The formulas of a text, each with whether it is displayed on its own, in order."""
+    if "$" not in text:
+        return ()
+    found = []
+    for token in _PARSERS[False, "mathml"].parse(text):
+        for child in (token, *_walk(token.children or ())):
+            if child.type in _MATH_TOKENS:
+                found.append((child.content.strip(), _MATH_TOKENS[child.type]))
+    return tuple(found)
+
+
+def _walk(tokens: Sequence[Token], *, into_images: bool = True) -> list[Token]:
+    """Tokens and their children, depth first; an image's alt text (its children) is not
+    rendered as images, so `into_images=False` leaves it out."""
+    return [
+        t
+        for token in tokens
+        for t in (
+            token,
+            *(
+                _walk(token.children or (), into_images=into_images)
+                if into_images or token.type != "image"
+                else ()
+            ),
+        )
+    ]
 
 
 def _without_at_at(html: str) -> str:
@@ -136,17 +315,17 @@ def _without_at_at(html: str) -> str:
 # Every renderer asks for the same texts of a quiz (a page, an export, an XML file), some as
 # blocks and some inline: one parse gives both, and the last few thousand texts are kept.
 @lru_cache(maxsize=8192)
-def _rendered(text: str, lang: str) -> tuple[str, str | None]:
+def _rendered(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
     """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
     pieces = _plain_pieces(text)
     if pieces is not None:
         return _paragraph(_without_at_at(_render_pieces(pieces, lang)))
-    block, paragraph = _parsed(text, lang)
+    block, paragraph = _parsed(text, lang, math)
     return _without_at_at(block), None if paragraph is None else _without_at_at(paragraph)
 
 
-def _parsed(text: str, lang: str) -> tuple[str, str | None]:
-    md = _PARSERS[is_rtl(lang)]
+def _parsed(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
+    md = _PARSERS[is_rtl(lang), math]
     env: EnvType = {"lang": lang}
     if _one_line_paragraph(text):
         return _paragraph(md.renderer.render(md.parseInline(text, env), md.options, env))
@@ -154,6 +333,7 @@ def _parsed(text: str, lang: str) -> tuple[str, str | None]:
     block: str = md.renderer.render(tokens, md.options, env).strip()
     if [t.type for t in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
         return block, None
+    env["images"] = 0  # its images are numbered from the first again
     paragraph: str = md.renderer.render(tokens[1:2], md.options, env).strip()
     return block, paragraph
 
@@ -179,8 +359,8 @@ def _one_line_paragraph(text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _inline_only(text: str, lang: str) -> str:
-    html: str = _PARSERS[is_rtl(lang)].renderInline(text, {"lang": lang})
+def _inline_only(text: str, lang: str, math: MathStyle) -> str:
+    html: str = _PARSERS[is_rtl(lang), math].renderInline(text, {"lang": lang})
     return _without_at_at(html.strip())
 
 
@@ -198,9 +378,9 @@ def to_plain(text: str) -> str:
     elif not _LINE_END.search(text):  # one line: its inline content is all there is
         words = [
             child.content
-            for token in _PARSERS[False].parseInline(text)
-            for child in token.children or ()
-            if child.type in ("text", "code_inline")
+            for token in _PARSERS[False, "mathml"].parseInline(text)
+            for child in _walk(token.children or ())
+            if child.type in _PLAIN_CONTENT
         ]
     else:
         words = _block_words(text)
@@ -211,10 +391,14 @@ def _block_words(text: str) -> list[str]:
     """The words of a text of several lines, with a space wherever blocks and lines meet."""
     words: list[str] = []
     numbers: list[int] = []  # the next number of each ordered list open around the token
-    for token in _PARSERS[False].parse(text):
+    for token in _PARSERS[False, "mathml"].parse(text):
         if token.type == "inline":
-            words.extend(_BREAK if c.type in _BREAKS else c.content for c in token.children or [])
-        elif token.type in ("code_block", "fence"):
+            words.extend(
+                _BREAK if c.type in _BREAKS else c.content
+                for c in _walk(token.children or ())
+                if c.type in _PLAIN_CONTENT or c.type in _BREAKS
+            )
+        elif token.type in ("code_block", "fence", "math_block"):
             words += [_BREAK, token.content, _BREAK]
         elif token.type == "ordered_list_open":
             numbers.append(int(token.attrGet("start") or 1))
@@ -232,6 +416,8 @@ def _block_words(text: str) -> list[str]:
 # \r\n or \r.
 _BREAK = " "
 _BREAKS = frozenset({"softbreak", "hardbreak"})
+# The inline tokens whose content is words: text (an image's alt text too), code, formulas' TeX.
+_PLAIN_CONTENT = frozenset({"text", "text_special", "code_inline", *_MATH_TOKENS})
 _LINE_END = re.compile(r"[\r\n]")
 
 
@@ -241,7 +427,7 @@ _LINE_END = re.compile(r"[\r\n]")
 # that can start other Markdown syntax, a line break, a line that could start a list, emphasis
 # that is not plainly words between spaces or punctuation) goes to markdown-it.
 # tests/test_markup_fast_path.py compares both on every text it can think of.
-_SYNTAX = re.compile(r"[\\`~_\[\]<>&#|\x00\r\n]")
+_SYNTAX = re.compile(r"[\\`~_\[\]<>&#|$\x00\r\n]")
 _BLOCK_START = re.compile(r"[-+]|[0-9]{1,9}[.)]")
 _CODE_BREAK = re.compile(r"[\x00\r\n]")
 _EMPHASIS = {1: "em", 2: "strong"}

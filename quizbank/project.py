@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from quizbank.crosslang import check_coverage, check_translations, quizzes
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.freshness import check_freshness
+from quizbank.images import MAX_IMAGE_BYTES, Image, content_folder
 from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import LANGUAGE_CODE, Quiz
 from quizbank.parallel import parallel_map
@@ -154,14 +155,32 @@ class CheckedQuiz:
     translations: dict[str, Quiz]
     diagnostics: list[Diagnostic]
     digests: dict[str, str]  # by language: the SHA-256 of the bytes that were checked
+    # By language: each image a text names, by its path as written.
+    images: dict[str, dict[str, Image]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not Report(self.diagnostics).has_errors
 
+    @property
+    def image_files(self) -> dict[str, str]:
+        """Every image file the quiz uses (its absolute path) with its SHA-256."""
+        return {
+            os.path.abspath(content_folder(self.sources[lang]) / image.path): image.sha256
+            for lang, images in self.images.items()
+            for image in images.values()
+        }
+
+    sources: dict[str, Path] = field(default_factory=dict)  # by language: the quiz file
+
 
 def check_quiz(
-    group: QuizFiles, languages: list[str], *, strict: bool, workers: int = 0
+    group: QuizFiles,
+    languages: list[str],
+    *,
+    strict: bool,
+    workers: int = 0,
+    max_image_bytes: int = MAX_IMAGE_BYTES,
 ) -> CheckedQuiz:
     """Load every language of a quiz and apply the single-file and cross-language rules.
 
@@ -170,20 +189,21 @@ def check_quiz(
     big quiz never enter this process, whose memory stays as compact as the models themselves.
     """
     paths = list(group.files.values())
-    if workers:
-        found = parallel_map(_load_one, paths, workers, isolated=True)
-    else:
-        found = map(_load_one, paths)
+    load = partial(_load_one, max_image_bytes=max_image_bytes)
+    found = parallel_map(load, paths, workers, isolated=True) if workers else map(load, paths)
     loaded = dict(zip(group.files, found, strict=True))
     check_translations(loaded)
     check_freshness(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
     digests = {lang: item.digest for lang, item in loaded.items()}
-    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, digests)
+    images = {lang: item.images for lang, item in loaded.items() if item.images}
+    return CheckedQuiz(
+        group.quiz_id, quizzes(loaded), diagnostics, digests, images, dict(group.files)
+    )
 
 
-def _load_one(path: Path) -> LoadedQuiz:
+def _load_one(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
     """One file's own checks; its node tree is let go before the next file is read, so a quiz
     of thousands of questions holds one language's tree at a time, not all of them."""
     refused = link_problem(path)
@@ -191,7 +211,7 @@ def _load_one(path: Path) -> LoadedQuiz:
         loaded = LoadedQuiz(path)
         loaded.report(refused)
         return loaded
-    loaded = load_quiz(path)
+    loaded = load_quiz(path, max_image_bytes)
     if loaded.document:
         loaded.document.release()
     return loaded

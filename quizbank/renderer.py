@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from quizbank.images import Image
 from quizbank.model import Quiz
 
 
@@ -35,14 +36,20 @@ class OutputFile:
 
 @dataclass(frozen=True)
 class QuizTranslations:
-    """One quiz in every language it has, validated, with the languages to render."""
+    """One quiz in every language it has, validated, with the languages to render, and the
+    images each language's texts use (by language, then by the path as a text writes it)."""
 
     quiz_id: str
     by_lang: Mapping[str, Quiz]
     languages: Sequence[str]
+    images: Mapping[str, Mapping[str, Image]] = field(default_factory=dict)
 
     def __getitem__(self, lang: str) -> Quiz:
         return self.by_lang[lang]
+
+    def images_of(self, lang: str) -> Mapping[str, Image]:
+        """The images of one language's texts, by the path as written (`src`)."""
+        return self.images.get(lang, {})
 
 
 @dataclass(frozen=True)

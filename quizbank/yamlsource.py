@@ -134,12 +134,41 @@ class YamlDocument:
     root_position: Position = _START
     digest: str = ""  # SHA-256 of the exact bytes parsed
     comments_in_text: list[tuple[Loc, Position]] = field(default_factory=list)
+    text: str | None = None  # the source, until released
 
     def release(self) -> None:
         """Let go of the data and the node tree, most of the memory a big file takes; should a
         position be needed later, the file is read again (if it still holds the same text)."""
         self.data = None
         self.root = None
+        self.text = None
+
+    def locate_within(self, loc: Sequence[str | int], written: str) -> Position:
+        """The position of `written` (part of a text, as the author typed it) inside the value
+        at `loc`; the value's own position when the YAML writes it otherwise (escaped, folded)."""
+        node = self._node(loc)
+        start = self.locate(loc)
+        if node is None or self.text is None or not written:
+            return start
+        source = self.text[node.start_mark.index : node.end_mark.index]
+        at = source.find(written)
+        if at < 0:
+            return start
+        line_start = source.rfind("\n", 0, at)
+        if line_start < 0:
+            return Position(start.line, start.column + at)
+        return Position(start.line + source.count("\n", 0, at), at - line_start)
+
+    def _node(self, loc: Sequence[str | int]) -> Node | None:
+        node = self.root
+        for part in loc:
+            if node is None:
+                return None
+            child = child_node(node, part)
+            if child is None:
+                return None
+            node = child[1]
+        return node
 
     def locate(self, loc: Sequence[str | int], *, key: bool = False) -> Position:
         """The position of the value at `loc` (or of its key), or of its closest existing parent.
@@ -255,7 +284,7 @@ def load_document(path: Path) -> YamlDocument:
     text = decode(raw)
     root = _compose(text)
     data = _Constructor().construct_document(root)
-    document = YamlDocument(path, data, root, hash(text), _position(root))
+    document = YamlDocument(path, data, root, hash(text), _position(root), text=text)
     document.digest = hashlib.sha256(raw).hexdigest()
     if _comment_after_value(text):
         document.comments_in_text = list(comments_in_text(root, text))

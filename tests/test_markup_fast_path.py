@@ -44,28 +44,33 @@ PIECES = [
 def _reference_html(text: str, lang: str, inline: bool) -> str:
     """markdown-it's HTML; inline, the inside of the paragraph when the text is one paragraph,
     and markdown-it's inline rendering of the whole text otherwise."""
-    md = markup._PARSERS[lang == "ur"]
-    block = md.render(text, {"lang": lang}).strip()
+    md = markup._PARSERS[lang == "ur", "mathml"]
+    block = markup._with_images(md.render(text, {"lang": lang}).strip(), text, None)
     if not inline:
         return block
     one = re.fullmatch(r"<p>(.*)</p>", block, re.DOTALL)
     if one and "<p>" not in one[1] and "</p>" not in one[1]:
         return one[1]
     html: str = md.renderInline(text, {"lang": lang})
-    return html.strip()
+    return markup._with_images(html.strip(), text, None, as_blocks=False)
+
+
+_WORDS = ("text", "code_inline", "math_inline", "math_inline_double")
 
 
 def _reference_plain(text: str) -> str:
     """One line's plain text as markdown-it reads its inline content, in words and single spaces
     (the fast path's case; texts of several lines are tested in tests/test_plain_text.py and
-    tests/test_markup.py)."""
-    tokens: list[Any] = markup._PARSERS[False].parseInline(text)
-    joined = "".join(
-        child.content
-        for token in tokens
-        for child in (token.children or [])
-        if child.type in ("text", "code_inline")
-    )
+    tests/test_markup.py): its text, code and formulas, an image's alt text included."""
+    tokens: list[Any] = markup._PARSERS[False, "mathml"].parseInline(text)
+
+    def words(children: list[Any]) -> str:
+        return "".join(
+            child.content if child.type in _WORDS else words(child.children or [])
+            for child in children
+        )
+
+    joined = "".join(words(token.children or []) for token in tokens)
     return " ".join(joined.split()) or " ".join(text.split())
 
 
