@@ -8,7 +8,7 @@ from dataclasses import dataclass
 # Spans that are never translated: inline code, formulas, links' targets and bare URLs, and
 # images' alt texts (checked on their own).
 _UNTRANSLATED_SPANS = re.compile(
-    r"`[^`]*`|\$\$.+?\$\$|\$[^$\s][^$]*\$|!\[[^\]]*\]|\]\([^)]*\)|https?://\S+", re.DOTALL
+    r"`[^`]*`|\$\$.+?\$\$|\$[^$\s][^$]*\$|!\[[^\]]*\]\([^)]*\)|\]\([^)]*\)|https?://\S+", re.DOTALL
 )
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
