@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -206,18 +208,39 @@ def _link_open(
 _PARSERS = {(rtl, math): _parser(rtl, math) for rtl in (False, True) for math in ("mathml", "tex")}
 
 
+# What `media()` set: each language's image addresses, and how formulas are written.
+_MEDIA: ContextVar[tuple[Mapping[str, Mapping[str, str]], MathStyle]] = ContextVar(
+    "media", default=({}, "mathml")
+)
+
+
+@contextmanager
+def media(addresses: Mapping[str, Mapping[str, str]], math: MathStyle = "mathml") -> Iterator[None]:
+    """Inside the block, to_html writes the images of a text in language L at
+    `addresses[L][path as written]`, and formulas in the `math` style, unless told otherwise.
+
+    A renderer wraps the rendering of one file in it (a function that returns, not a generator
+    that yields, so that nothing else renders meanwhile)."""
+    token = _MEDIA.set((addresses, math))
+    try:
+        yield
+    finally:
+        _MEDIA.reset(token)
+
+
 def to_html(
     text: str,
     lang: str = "en",
     *,
     inline: bool = False,
     images: Mapping[str, str] | None = None,
-    math: MathStyle = "mathml",
+    math: MathStyle | None = None,
 ) -> str:
     """Markdown source to safe HTML; `inline` drops the paragraph around a one-paragraph text.
 
     `images` gives the address to write for each image path as written (markdown-it's
-    normalised `src`); a path it lacks is written as it is. `math` says how formulas are written.
+    normalised `src`), `math` how formulas are written; by default, what `media()` set (a path
+    it lacks is written as it is; formulas are MathML).
 
     A text that is more than one paragraph is rendered inline by markdown-it's inline rules, so
     that block syntax (`- item`, `# title`) stays text where only phrasing content may go.
@@ -225,6 +248,11 @@ def to_html(
     `@@` is written as character references, which show the same and match nothing an LMS
     rewrites, whatever `<bdi>` an Urdu text puts between them.
     """
+    if math is None or images is None:
+        addresses, style = _MEDIA.get()
+        math = math or style
+        if images is None:
+            images = addresses.get(lang)
     block, paragraph = _rendered(text, lang, math)
     whole = not inline or paragraph is not None  # else rendered as one run of inline content
     if not inline:
