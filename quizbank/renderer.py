@@ -72,6 +72,18 @@ def quiz_summaries(quiz: QuizTranslations) -> list[QuizSummary]:
     ]
 
 
+def image_files(quiz: QuizTranslations) -> Iterator[OutputFile]:
+    """Each image the rendered languages' texts use, once, at its place in the content folder
+    (`images/x.svg`, `ur/images/y.png`): an export whose files sit as the quiz files do
+    (`<lang>/<quiz-id>.<ext>`) finds it by the very path the author wrote."""
+    seen: set[PurePosixPath] = set()
+    for lang in quiz.languages:
+        for image in quiz.images_of(lang).values():
+            if image.path not in seen:
+                seen.add(image.path)
+                yield OutputFile(image.path, image.data)
+
+
 OptionsT = TypeVar("OptionsT", bound=RendererOptions)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
@@ -19,6 +19,7 @@ from pydantic_core import to_json
 
 import quizbank
 from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
+from quizbank.images import Image
 from quizbank.markup import to_html
 from quizbank.model import (
     GAP,
@@ -55,9 +56,11 @@ from quizbank.renderer import (
     QuizTranslations,
     Renderer,
     RendererOptions,
+    image_files,
 )
 
-FORMAT_VERSION = 2  # 2: six more question types, and `shuffle` on the choice types
+# 2: six more question types, and `shuffle` on the choice types; 3: images and formulas
+FORMAT_VERSION = 3
 SCHEMA_FILE = "schema.json"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -79,10 +82,32 @@ class _Export(BaseModel):
 class RichText(_Export):
     """A text field: the author's Markdown and the HTML quizbank renders from it."""
 
-    markdown: str = Field(description="The Markdown source, exactly as the author wrote it.")
+    markdown: str = Field(
+        description="The Markdown source, exactly as the author wrote it: images as "
+        "`![alt](path)`, formulas as TeX between `$` (inline) or `$$` (displayed)."
+    )
     html: str = Field(
-        description="Safe HTML of the source: raw HTML escaped, only http(s) and mailto links. "
-        "Titles are inline HTML; every other text is block HTML (paragraphs, lists)."
+        description="Safe HTML of the source: raw HTML escaped, only http(s) and mailto links, "
+        "images as `<img>` whose `src` is one of `images` (relative to this file), formulas as "
+        "MathML `<math>` with the TeX in `alttext`. Titles are inline HTML; every other text is "
+        "block HTML (paragraphs, lists)."
+    )
+
+
+class ExportImage(_Export):
+    """An image that a text shows, copied beside the export."""
+
+    src: str = Field(
+        description="The image as the texts give it (`![alt](src)`, `<img src>`): a path "
+        "relative to this file."
+    )
+    path: str = Field(
+        description="Where the copy is, relative to the export's folder (that of schema.json)."
+    )
+    media_type: Literal["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"]
+    size: int = Field(ge=1, description="Its size in bytes.")
+    sha256: Annotated[str, StringConstraints(pattern="^[0-9a-f]{64}$")] = Field(
+        description="The SHA-256 of its bytes, in hexadecimal."
     )
 
 
@@ -285,7 +310,7 @@ class QuizExport(_Export):
     model_config = ConfigDict(title="quizbank JSON export")
 
     schema_ref: str = Field(alias="$schema", description="This schema, relative to the file.")
-    format_version: Literal[2] = Field(description="Changes when the export's shape changes.")
+    format_version: Literal[3] = Field(description="Changes when the export's shape changes.")
     quizbank_version: str = Field(description="The quizbank that wrote the file.")
     id: Slug
     lang: Annotated[str, StringConstraints(pattern=LANG_PATTERN)] = Field(
@@ -310,6 +335,9 @@ class QuizExport(_Export):
             Field(discriminator="type"),
         ]
     ] = Field(min_length=1)
+    images: list[ExportImage] = Field(
+        description="Every image the texts show, each once, in the order they first appear."
+    )
 
 
 def export_schema() -> dict[str, Any]:
@@ -318,11 +346,12 @@ def export_schema() -> dict[str, Any]:
 
 
 _HEADER = ("$schema", "format_version", "quizbank_version")
+_ADDED = (*_HEADER, "images")
 # Each model beside the export model of its data, and the keys the export adds to the model's
 # fields: the export writes every field of the model, in the export model's order. Checked below,
 # when this module loads, for every model a quiz holds.
 _EXPORTS: list[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = [
-    (Quiz, QuizExport, _HEADER),
+    (Quiz, QuizExport, _ADDED),
     (Guide, ExportGuide, ()),
     (Option, ExportOption, ()),
     (SingleChoice, ExportSingleChoice, ()),
@@ -551,7 +580,7 @@ def _question(question: Question, lang: str) -> dict[str, Any]:
     }
 
 
-def export_data(quiz: Quiz) -> dict[str, Any]:
+def export_data(quiz: Quiz, images: Mapping[str, Image] | None = None) -> dict[str, Any]:
     """A quiz as its export: fields in the export model's order, each text as Markdown and HTML.
 
     Built straight from the validated model; the fields are those of the export model (checked
@@ -570,6 +599,17 @@ def export_data(quiz: Quiz) -> dict[str, Any]:
         "guide": None if guide is None else _guide(guide, lang),
         "tags": [*quiz.tags],
         "questions": [_question(question, lang) for question in quiz.questions],
+        "images": [_image(src, image) for src, image in (images or {}).items()],
+    }
+
+
+def _image(src: str, image: Image) -> dict[str, Any]:
+    return {
+        "src": src,
+        "path": str(image.path),
+        "media_type": image.media_type,
+        "size": image.size,
+        "sha256": image.sha256,
     }
 
 
@@ -604,10 +644,10 @@ def _numbers(quiz: Quiz) -> Iterator[float]:
                     yield from (gap.answer, gap.tolerance)
 
 
-def export_json(quiz: Quiz, indent: int) -> bytes:
+def export_json(quiz: Quiz, indent: int, images: Mapping[str, Image] | None = None) -> bytes:
     """The export file of a quiz: its export data as UTF-8 JSON."""
     small_floats = any(0 < abs(number) < _POSITIONAL_FLOATS for number in _numbers(quiz))
-    return _dumps(export_data(quiz), indent, small_floats=small_floats)
+    return _dumps(export_data(quiz, images), indent, small_floats=small_floats)
 
 
 class JsonRenderer(Renderer[JsonOptions]):
@@ -617,13 +657,15 @@ class JsonRenderer(Renderer[JsonOptions]):
     Options = JsonOptions
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
-        """Every language's export, written as bytes straight away (no str in between)."""
+        """Every language's export, written as bytes straight away (no str in between), and
+        the images they list beside them."""
         for lang in quiz.languages:
-            content = export_json(quiz[lang], self.options.indent)
+            content = export_json(quiz[lang], self.options.indent, quiz.images_of(lang))
             yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
+        yield from image_files(quiz)
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
-        return export_json(quiz[lang], self.options.indent).decode("utf-8")
+        return export_json(quiz[lang], self.options.indent, quiz.images_of(lang)).decode()
 
     def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
         yield OutputFile(PurePosixPath(SCHEMA_FILE), _dumps(export_schema(), self.options.indent))

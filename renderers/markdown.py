@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -68,7 +68,13 @@ from quizbank.model import (
     SingleChoice,
     TrueFalse,
 )
-from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import (
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    image_files,
+)
 from quizbank.scramble import scrambled_order
 
 # GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
@@ -78,6 +84,12 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]
 _BLOCKS = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _BLOCKS.disable("inline")
 _SPECIAL = re.compile(r"\\.|`+|<", re.DOTALL)
+# A formula as quizbank reads it (pandoc's rule for `$`, see quizbank.markup): `$$…$$`, or `$…$`
+# with no space just inside either `$` and no digit just after the closing one.
+_FORMULA = (
+    r"\$\$(?:\\[\s\S]|[^\\$])+?\$\$"
+    r"|\$(?![\s$])(?:\\[\s\S]|[^\\$])*?(?<!\s)\$(?![0-9])"
+)
 # An autolink that the HTML export links too (`safe_link`: http://, https:// or mailto:).
 _SAFE_AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
@@ -170,6 +182,8 @@ def safe_markdown(text: str) -> str:
     if "\r" in text:  # lines end at \r\n and \r too: as \n, the line numbers of the tokens
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.strip("\n")
+    if "$" in text and "<" in text:
+        text = _outside_code(text, _DOLLAR, _formula_without_lt)
     if _GUARDED.search(text):
         text = _close_fence(text)
         escaped = _without_html(text)
@@ -189,6 +203,19 @@ def safe_markdown(text: str) -> str:
         # cannot cross blocks or table cells): every `<` and `[` escaped, code included.
         escaped = _EVERY_BRACKET.sub(r"\1\\[", escaped.replace("<", "&lt;"))
     return escaped
+
+
+_DOLLAR = re.compile(r"\\.|`+|\$", re.DOTALL)
+_FORMULA_AT = re.compile(_FORMULA)
+
+
+def _formula_without_lt(text: str, at: int) -> tuple[str, int]:
+    """The formula that opens at `at` with each `<` as TeX's `\\lt`: as `&lt;` a formula
+    would show the entity, and as `<` a host without maths would read HTML."""
+    formula = _FORMULA_AT.match(text, at)
+    if formula is None:
+        return "$", at + 1
+    return formula.group().replace("<", "\\lt "), formula.end()
 
 
 def _without_html(text: str) -> str:
@@ -234,13 +261,19 @@ def _live(text: str) -> tuple[bool, bool]:
     env: EnvType = {}
     tokens = _walk(_ANY_LINK.parse(text, env))
     html = any(token.type in ("html_block", "html_inline") for token in tokens)
-    hrefs = [
-        str(token.attrGet("href") or token.attrGet("src") or "")
-        for token in tokens
-        if token.type in ("link_open", "image")
-    ]
+    hrefs = [str(token.attrGet("href") or "") for token in tokens if token.type == "link_open"]
     hrefs += [str(reference.get("href", "")) for reference in env.get("references", {}).values()]
-    return html, not all(map(safe_link, hrefs))
+    images = [str(token.attrGet("src") or "") for token in tokens if token.type == "image"]
+    return html, not (all(map(safe_link, hrefs)) and all(map(_image_beside, images)))
+
+
+def _image_beside(src: str) -> bool:
+    """An image's path relative to the page, which the export copies beside it (the checks
+    refused any other); anything with a scheme or from the root is not linked."""
+    return not _SCHEME_OR_ROOT.match(src)
+
+
+_SCHEME_OR_ROOT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|/|\\")
 
 
 # Where a link or image written inline (`](`) goes, as far as a glance can tell.
@@ -248,9 +281,11 @@ _INLINE_DESTINATION = re.compile(r"\]\(\s*<?(?!(?:https?://|mailto:)[^\s&%\\]*[\
 
 
 def _may_have_unsafe_links(text: str) -> bool:
-    """False when every link is inline and plainly goes to http(s) or mailto, with no reference
-    definition: then no parse is needed."""
-    return "[" in text and ("]:" in text or _INLINE_DESTINATION.search(text) is not None)
+    """False when every link is inline and plainly goes to http(s) or mailto, with no image or
+    reference definition: then no parse is needed."""
+    return "[" in text and (
+        "]:" in text or "![" in text or _INLINE_DESTINATION.search(text) is not None
+    )
 
 
 def _without_hard_break(line: str) -> str:
@@ -334,6 +369,7 @@ _PLAIN_DESTINATION = (
 _ISOLATION = re.compile(
     r"(?P<ticks>`+)"
     r"|(?P<escape>\\[!-/:-@\[-`{-~])"
+    rf"|(?P<formula>{_FORMULA})"
     r"|(?P<autolink><(?i:https?://|mailto:)[^\s<>]*>)"
     r"|(?P<underscore>_)"
     r"|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
@@ -342,7 +378,7 @@ _ISOLATION = re.compile(
     rf"|\[(?:{_ESCAPE}|[^\\\[\]])*"
     rf"(?:(?=\](?!{_PLAIN_DESTINATION})\()|\](?!\()(?::[ \t]*\n?[^\n]*)?)"
 )
-_ISOLATION_STARTS = re.compile(r"[`\\<_&\[\]]")  # where anything `_ISOLATION` finds starts
+_ISOLATION_STARTS = re.compile(r"[`\\<_&\[\]$]")  # where anything `_ISOLATION` finds starts
 # The block marks that open a line (`1.` of an ordered list, in a quote or list item too): as
 # written, never in a run. None of their characters opens anything `_ISOLATION` finds.
 _LINE_MARKS = re.compile(r"^[ \t]*(?:(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))[ \t]*)+", re.M)
@@ -388,7 +424,7 @@ def _isolate_lines(text: str) -> str:
             # (an escaped backtick before: isolates would split a run of backticks)
             if closing and text[start - 1 : start] != "`" and _keeps_flanking(text, start, end):
                 spans.append((start, end))
-        elif kind == "autolink" and _keeps_flanking(text, start, end):
+        elif kind in ("autolink", "formula") and _keeps_flanking(text, start, end):
             spans.append((start, end))
         elif kind == "escape" and text[end - 1] in _IN_RUN:
             masked += [text[pos:start], text[end - 1] * 2]
@@ -923,6 +959,8 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     for number, question in enumerate(quiz.questions, 1):
         parts = _TYPES[type(question)](question, page)
         lead, rest = page.split(parts.prompt)
+        if lead.startswith("!["):  # a diagram first: below the heading, not in it
+            lead, rest = "", page.blocks(parts.prompt)
         blocks += [f"## {number}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
         if answers:
             key.append(f"### {number}. {parts.answer}")
@@ -938,6 +976,12 @@ class MarkdownRenderer(Renderer[MarkdownOptions]):
     description = "A readable Markdown quiz with an answer key, for docs and repositories."
     extension = "md"
     Options = MarkdownOptions
+
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        """Each language's page, and the images they show beside them, where the pages' links
+        (as the author wrote them) find them."""
+        yield from super().render_quiz(quiz)
+        yield from image_files(quiz)
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         return render_markdown(quiz[lang], answers=self.options.answers)

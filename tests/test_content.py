@@ -9,6 +9,7 @@ import pytest
 from conftest import CONTENT, QUIZ
 
 from quizbank.loader import load_quiz
+from quizbank.markup import find_formulas, find_images
 from quizbank.model import (
     QUESTION_MODELS,
     ChoiceGap,
@@ -25,6 +26,7 @@ from quizbank.model import (
     ShortAnswerGap,
     SingleChoice,
     TrueFalse,
+    text_fields,
 )
 from quizbank.scripts import ARABIC
 
@@ -85,7 +87,7 @@ def test_first_quiz_is_eight_single_choice_questions_of_four_options(lang: str) 
 @pytest.mark.parametrize("lang", LANGS)
 def test_second_quiz_has_every_question_type(lang: str) -> None:
     quiz = _quiz(lang, SECOND)
-    assert 10 <= len(quiz.questions) <= 12
+    assert 10 <= len(quiz.questions) <= 13
     types = [question.type for question in quiz.questions]
     assert set(types) == set(QUESTION_MODELS), set(QUESTION_MODELS) - set(types)
 
@@ -203,3 +205,17 @@ def test_second_quiz_urdu_follows_the_style_sheet() -> None:
     urdu = _quiz("ur", SECOND)
     for question in urdu.questions:
         assert not re.search(r"[\u0600-\u06ff]\.(\s|$)", question.explanation), question.id
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_second_quiz_shows_a_diagram_and_formulas(lang: str) -> None:
+    """The sharded checkpoint's diagram, with alt text, and the formulas for Adam's checkpoint
+    size and the number of shards, in each language."""
+    quiz = _quiz(lang, SECOND)
+    texts = [text for _, text in text_fields(quiz)]
+    images = [image for text in texts for image in find_images(text)]
+    assert [image.src for image in images] == ["../images/sharded-checkpoint.svg"]
+    assert len(images[0].alt.split()) >= 8, "the alt text describes the diagram"
+    formulas = [tex for text in texts for tex, _ in find_formulas(text)]
+    assert any("\\times" in tex and "12" in tex for tex in formulas), formulas
+    assert any("\\lceil" in tex and "\\frac{S}{B}" in tex for tex in formulas), formulas

@@ -406,9 +406,16 @@ def _live(markdown: str) -> list[str]:
     env: dict[str, Any] = {}
     tokens = _all(READER.parse(markdown, env))
     hrefs = [str(t.attrGet("href") or t.attrGet("src")) for t in tokens if t.type == "link_open"]
-    hrefs += [str(t.attrGet("src")) for t in tokens if t.type == "image"]
     hrefs += [str(ref["href"]) for ref in env.get("references", {}).values()]
-    return [h for h in hrefs if not safe_link(h)] + _html_tokens(tokens)
+    sources = [str(t.attrGet("src")) for t in tokens if t.type == "image"]
+    unsafe = [h for h in hrefs if not safe_link(h)]
+    return unsafe + [src for src in sources if not _beside(src)] + _html_tokens(tokens)
+
+
+def _beside(src: str) -> bool:
+    """An image's path relative to the page (the export copies the image there): no scheme, so
+    no request elsewhere and no script, and not from the site's root."""
+    return re.match(r"[A-Za-z][A-Za-z0-9+.-]*:|/|\\\\", src) is None
 
 
 UNSAFE = [
@@ -473,9 +480,26 @@ def test_links_hidden_from_the_guards_are_plain_text(text: str) -> None:
     assert _live(safe_markdown(text)) == [], safe_markdown(text)
 
 
+@pytest.mark.parametrize(
+    "src", ["http://example.org/i.png", "//example.org/i.png", "/etc/i.png", "file:///i.png"]
+)
+def test_an_image_from_elsewhere_is_plain_text(src: str) -> None:
+    """Images are files the export copies beside the page; a page makes no request elsewhere."""
+    exported = safe_markdown(f"![i]({src})")
+    assert not [t for t in _all(READER.parse(exported)) if t.type == "image"], exported
+
+
+def test_an_image_beside_the_page_stays_an_image() -> None:
+    text = "![Shards on three ranks](../images/shards.svg) and ![grid](images/a%20b.png)"
+    exported = safe_markdown(text)
+    assert exported == text
+    images = [t for t in _all(READER.parse(exported)) if t.type == "image"]
+    assert [t.attrGet("src") for t in images] == ["../images/shards.svg", "images/a%20b.png"]
+
+
 def test_safe_links_stay_live() -> None:
     text = (
-        "[a](https://example.org/a) ![i](http://example.org/i.png) <https://example.org/b> "
+        "[a](https://example.org/a) <https://example.org/b> "
         "<mailto:team@example.org> [c][d]\n\n[d]: HTTPS://example.org/d"
     )
     exported = safe_markdown(text)
