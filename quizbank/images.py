@@ -154,7 +154,10 @@ def _read(target: Path, where: str, max_bytes: int) -> bytes:
 
 
 def _mib(size: int) -> str:
-    return f"{size / (1 << 20):.1f} MiB" if size >= 1 << 20 else f"{size / 1024:.0f} KiB"
+    """A size as people read it: 1.5 MiB, 300 KiB, 200 bytes."""
+    if size >= 1 << 20:
+        return f"{size / (1 << 20):.1f} MiB"
+    return f"{size / 1024:.0f} KiB" if size >= 1024 else f"{size} bytes"
 
 
 def _sniffed_type(data: bytes) -> str | None:

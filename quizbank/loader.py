@@ -245,7 +245,7 @@ def _check_media(
         if (reason := check_formula(tex)) is not None:
             where = document.locate_within(loc, tex.split("\n", 1)[0])
             loaded.report(
-                f"the formula ${_excerpt(tex)[1:-1]}$ cannot be drawn: {reason}",
+                f"the formula ${_shortened(tex)}$ cannot be drawn: {reason}",
                 loc,
                 position=where,
             )
@@ -273,9 +273,14 @@ def _check_media(
             loaded.report(str(exc), loc, position=where)
 
 
-def _excerpt(text: str, width: int = 40) -> str:
+def _shortened(text: str, width: int = 40) -> str:
+    """A text on one line, cut to `width` characters with an ellipsis."""
     flat = " ".join(text.split())
-    return repr(flat if len(flat) <= width else flat[: width - 1] + "…")
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _excerpt(text: str, width: int = 40) -> str:
+    return repr(_shortened(text, width))
 
 
 def _report_comments(loaded: LoadedQuiz) -> None:

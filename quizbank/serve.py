@@ -32,6 +32,7 @@ from watchfiles import Change, watch
 
 from quizbank.diagnostics import Diagnostic, Report, Severity, display_path
 from quizbank.errors import QuizbankError
+from quizbank.images import MEDIA_TYPES
 from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES, Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry
@@ -168,11 +169,13 @@ class QuizPages:
     pages: dict[str, bytes]  # URL path: page
     summaries: list[QuizSummary]
     errors: bool
+    images: dict[str, str] = field(default_factory=dict)  # real path: SHA-256, of those shown
 
     @property
     def version(self) -> str:
         """A short name of the contents its pages were made from."""
-        return hashlib.sha256(repr(self.key).encode()).hexdigest()[:16]
+        made_from = (self.key, sorted(self.images.items()))
+        return hashlib.sha256(repr(made_from).encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -210,13 +213,14 @@ def render_quiz(
         for lang in group.files:
             pages[f"/{lang}/{group.quiz_id}.html"] = page
         return QuizPages(key, pages, [], True)
-    version = QuizPages(key, {}, [], False).version
+    images = {os.path.realpath(path): sha for path, sha in checked.image_files.items()}
+    version = QuizPages(key, {}, [], False, images).version
     present = [lang for lang in languages if lang in checked.translations]
-    translations = QuizTranslations(group.quiz_id, checked.translations, present)
+    translations = QuizTranslations(group.quiz_id, checked.translations, present, checked.images)
     for output in renderer.render_quiz(translations):
         text = live_page(output.content.decode("utf-8"), group.quiz_id, version)
         pages[f"/{output.path.as_posix()}"] = text.encode("utf-8")
-    return QuizPages(key, pages, quiz_summaries(translations), False)
+    return QuizPages(key, pages, quiz_summaries(translations), False, images)
 
 
 class EventBroker:
@@ -320,23 +324,47 @@ class Preview:
 
         When every change is to the contents of a file already known (`modified_only`), the
         bank is not looked through again: only those quizzes are read."""
+        changed = list(changed)
         paths = [path for path in changed if path.endswith(SUFFIXES)]
-        stems = {Path(path).stem for path in paths}
+        stems = {Path(path).stem for path in paths} | self._showing(changed)
         owners = [self._owners.get(os.path.realpath(path)) for path in paths]
         if modified_only and paths and all(owners):
             with self._lock:
                 groups = [self.groups[quiz_id] for quiz_id in dict.fromkeys(owners) if quiz_id]
             bank = Bank(groups, self.languages)
             return self._refresh(bank, stems, set())
+        if not paths:  # only images: the quizzes that show them, or that missed one
+            with self._lock:
+                groups = [self.groups[quiz_id] for quiz_id in stems if quiz_id in self.groups]
+            return self._refresh(Bank(groups, self.languages), stems, set(), images=True)
         bank = self._discover()
         present = {group.quiz_id for group in bank.groups}
         return self._refresh(bank, stems, set(self.quizzes) - present, whole=True)
 
+    def _showing(self, changed: Iterable[str]) -> set[str]:
+        """The quizzes that show one of the changed images, or that have errors (a missing image
+        may just have been added)."""
+        images = {os.path.realpath(path) for path in changed if _is_image(path)}
+        if not images:
+            return set()
+        with self._lock:
+            return {
+                quiz_id
+                for quiz_id, entry in self.quizzes.items()
+                if entry.errors or not images.isdisjoint(entry.images)
+            }
+
     def _refresh(
-        self, bank: Bank, stems: set[str], gone: set[str], *, whole: bool = False
+        self,
+        bank: Bank,
+        stems: set[str],
+        gone: set[str],
+        *,
+        whole: bool = False,
+        images: bool = False,
     ) -> set[str]:
-        """Check and render again the quizzes of `bank` that changed; with `whole`, `bank` is
-        every quiz now served."""
+        """Check and render again the quizzes of `bank` that changed (with `images`, all of
+        them: an image they show changed); with `whole`, `bank` is every quiz now served."""
         everything = bank.languages != self.languages
         done: dict[str, QuizPages] = {}
         for group in bank.groups:
@@ -348,7 +376,7 @@ class Preview:
                 or self.groups.get(group.quiz_id) != group
             ):
                 key, _ = _read(group)
-                if previous is not None and previous.key == key and not everything:
+                if previous is not None and previous.key == key and not (everything or images):
                     continue  # saved without a change
                 done[group.quiz_id] = render_quiz(group, bank.languages, self.renderer)
         with self._lock:
@@ -519,7 +547,12 @@ def watched_folders(paths: Sequence[Path]) -> list[Path]:
 
 
 def _yaml_filter(change: object, path: str) -> bool:
-    return path.endswith(SUFFIXES)
+    """Quiz files, and images (which quizzes show)."""
+    return path.endswith(SUFFIXES) or _is_image(path)
+
+
+def _is_image(path: str) -> bool:
+    return os.path.splitext(path)[1].lower() in MEDIA_TYPES
 
 
 @dataclass
