@@ -11,13 +11,13 @@ import pytest
 from conftest import REPO
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from quizbank_renderers.markdown import safe_markdown
 
 from quizbank.build import BuildRequest, build
 from quizbank.loader import load_quiz
 from quizbank.markup import find_formulas
 from quizbank.model import text_fields
 from quizbank.registry import discover_renderers
-from quizbank_renderers.markdown import safe_markdown
 
 MEDIA = REPO / "tests" / "fixtures" / "media"
 HOST = MarkdownIt("commonmark", {"html": True}).enable("table")
