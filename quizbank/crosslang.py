@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from quizbank.diagnostics import Severity
 from quizbank.loader import LoadedQuiz
+from quizbank.markup import find_formulas, find_images
 from quizbank.model import (
     ChoiceGap,
     ChoiceQuestion,
@@ -22,6 +24,7 @@ from quizbank.model import (
     ShortAnswer,
     SingleChoice,
     TrueFalse,
+    question_texts,
 )
 from quizbank.paths import Loc
 
@@ -103,6 +106,43 @@ def _compare_question(
             f"shuffle is {str(not shuffle).lower()} here but {str(shuffle).lower()} {where}",
             (*base, "shuffle"),
         )
+    _compare_media(expected, found, other, base, where)
+
+
+def _compare_media(
+    expected: Question, found: Question, other: LoadedQuiz, base: Loc, where: str
+) -> None:
+    """Warn where a translated text shows another number of images or formulas than the
+    reference's text: a translation shows the same ones (with its own alt text)."""
+    reference = dict(question_texts(expected, base))
+    for loc, text in question_texts(found, base):
+        original = reference.get(loc)
+        if original is None or not _MAY_HOLD_MEDIA.search(original + text):
+            continue
+        for noun, count in (("image", _image_count), ("formula", _formula_count)):
+            want, have = count(original), count(text)
+            if want != have:
+                other.report(
+                    f"this text shows {_things(have, noun)} but {_things(want, noun)} {where}: "
+                    f"a translation shows the same {noun}s",
+                    loc,
+                    severity=Severity.WARNING,
+                )
+
+
+_MAY_HOLD_MEDIA = re.compile(r"!\[|\$")
+
+
+def _image_count(text: str) -> int:
+    return len(find_images(text))
+
+
+def _formula_count(text: str) -> int:
+    return len(find_formulas(text))
+
+
+def _things(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}" if count else f"no {noun}"
 
 
 # A difference: what it is, where to report it, and whether at the key (a list) or its value.

@@ -325,3 +325,19 @@ def test_money_is_not_a_formula(media_bank: Path, cli: Callable[..., Run]) -> No
     """`$5 and $7` is text (a `$` before a space never closes a formula); `\\$` is a `$`."""
     edit(EN, "it costs $5 and $7, and \\$3 too.", "it costs $5 and $7, and \\$3 or $ 2 $ too.")
     assert cli("validate").code == 0
+
+
+def test_a_translation_showing_other_images_or_formulas_is_warned(
+    media_bank: Path, cli: Callable[..., Run]
+) -> None:
+    edit(UR, "![تین شارڈ فائلیں جنہیں ایک انڈیکس فائل درج کرتی ہے](../images/shards.svg)", "")
+    edit(UR, "$4 + 2 \\times 4$؟", "چار جمع دو ضرب چار؟")
+    run = cli("validate")
+    assert run.code == 0, run.out
+    warnings = [line for line in run.out.splitlines() if ": warning: " in line]
+    assert warnings == [
+        f"{UR}:9:13: warning: question 1 (diagram), prompt: this text shows no image but 1 image "
+        "in content/en/media.yaml: a translation shows the same images",
+        f"{UR}:20:13: warning: question 2 (adam-bytes), prompt: this text shows no formula but "
+        "1 formula in content/en/media.yaml: a translation shows the same formulas",
+    ]
