@@ -76,9 +76,9 @@ def content_folder(quiz_file: Path) -> Path:
     return quiz_file.parent.parent
 
 
-def load_image(src: str, quiz_file: Path, max_bytes: int = MAX_IMAGE_BYTES) -> Image:
-    """The image a quiz file's text names by `src` (as markdown-it normalised it); raises
-    ImageError with what is wrong and what to do."""
+def image_path(src: str, quiz_file: Path) -> Path:
+    """The file a quiz file's text names by `src`, inside the content folder; raises
+    ImageError for an address that is not such a file's path."""
     if _REMOTE.match(src):
         if src.lower().startswith(("http:", "https:", "//")):
             raise ImageError(
@@ -94,12 +94,17 @@ def load_image(src: str, quiz_file: Path, max_bytes: int = MAX_IMAGE_BYTES) -> I
         )
     root = content_folder(quiz_file)
     target = Path(os.path.normpath(quiz_file.parent / written))
-    where = _shown(target, root)
     if not _inside(target, root):
         raise ImageError(
             f"{written} leads outside the content folder {root}: images go in "
             f"{root / 'images'} (then write ../images/NAME from a language folder)"
         )
+    return target
+
+
+def read_image(target: Path, root: Path, max_bytes: int = MAX_IMAGE_BYTES) -> Image:
+    """An image file of the content folder `root`, read and checked; raises ImageError."""
+    where = _shown(target, root)
     media_type = MEDIA_TYPES.get(target.suffix.lower())
     if media_type is None:
         raise ImageError(
@@ -141,19 +146,20 @@ def _read(target: Path, where: str, max_bytes: int) -> bytes:
         size = target.stat().st_size
         if size > max_bytes:
             raise ImageError(
-                f"{where} is {_mib(size)}, over the limit of {_mib(max_bytes)}: make it smaller "
-                "(or raise the limit with --max-image-size)"
+                f"{where} is {readable_size(size)}, over the limit of "
+                f"{readable_size(max_bytes)}: make it smaller (or raise the limit with "
+                "--max-image-size)"
             )
         with target.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise ImageError(f"cannot read {where}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:  # grew since it was measured
-        raise ImageError(f"{where} is over the limit of {_mib(max_bytes)}")
+        raise ImageError(f"{where} is over the limit of {readable_size(max_bytes)}")
     return data
 
 
-def _mib(size: int) -> str:
+def readable_size(size: int) -> str:
     """A size as people read it: 1.5 MiB, 300 KiB, 200 bytes."""
     if size >= 1 << 20:
         return f"{size / (1 << 20):.1f} MiB"

@@ -12,7 +12,15 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from quizbank.diagnostics import Diagnostic, Position, Severity, display_path
-from quizbank.images import MAX_IMAGE_BYTES, Image, ImageError, load_image
+from quizbank.images import (
+    MAX_IMAGE_BYTES,
+    Image,
+    ImageError,
+    content_folder,
+    image_path,
+    read_image,
+    readable_size,
+)
 from quizbank.markup import find_formulas, find_images
 from quizbank.maths import check_formula
 from quizbank.messages import excerpt, schema_message, unknown_key_message
@@ -213,9 +221,10 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool, limit: int) ->
     """Each text: raw HTML (shown as text), its formulas and images, and, with `script`,
     whether it is written in the language's script and with its preferred terms."""
     writing = script_for(quiz.lang) if script else None
+    seen = _MediaSeen()
     for loc, text in text_fields(quiz):
         if "$" in text or "![" in text:
-            _check_media(loaded, loc, text, writing, limit)
+            _check_media(loaded, loc, text, writing, limit, seen)
         if "<" in text and has_raw_html(text):
             loaded.report(
                 "raw HTML is shown as text, tags and all; use Markdown (*emphasis*, `code`, "
@@ -235,20 +244,39 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool, limit: int) ->
             loaded.report(f"use {good} rather than {bad}", loc, severity=Severity.WARNING)
 
 
+@dataclass
+class _MediaSeen:
+    """What a file's texts have shown so far: formulas checked, images read (by file)."""
+
+    formulas: set[str] = field(default_factory=set)
+    images: dict[Path, Image | str] = field(default_factory=dict)  # or why it was refused
+    image_bytes: int = 0
+
+
+# A file of hostile texts could name a million formulas or the same images by a thousand
+# spellings: past these, a file is too big to check (and to render) in reasonable time.
+MAX_FORMULAS = 20_000
+MAX_IMAGES_BYTES = 64 << 20
+
+
 def _check_media(
-    loaded: LoadedQuiz, loc: Loc, text: str, writing: Script | None, limit: int
+    loaded: LoadedQuiz, loc: Loc, text: str, writing: Script | None, limit: int, seen: _MediaSeen
 ) -> None:
     """Each formula draws, and each image is a readable file with alt text in the language."""
     document = loaded.document
     assert document is not None
     for tex, _display in find_formulas(text):
+        if tex in seen.formulas:
+            continue
+        if len(seen.formulas) == MAX_FORMULAS:
+            loaded.report(f"this file holds more than {MAX_FORMULAS:,} formulas: split the quiz")
+            seen.formulas.add(tex)
+            continue
+        seen.formulas.add(tex)
         if (reason := check_formula(tex)) is not None:
             where = document.locate_within(loc, tex.split("\n", 1)[0])
-            loaded.report(
-                f"the formula ${_shortened(tex)}$ cannot be drawn: {reason}",
-                loc,
-                position=where,
-            )
+            message = f"the formula ${_shortened(tex)}$ cannot be drawn: {reason}"
+            loaded.report(message, loc, position=where)
     for image in find_images(text):
         where = document.locate_within(loc, f"![{image.alt}")
         if not image.alt.strip():
@@ -265,12 +293,37 @@ def _check_media(
                 loc,
                 position=where,
             )
-        if image.src in loaded.images:
-            continue
-        try:
-            loaded.images[image.src] = load_image(image.src, loaded.path, limit)
-        except ImageError as exc:
-            loaded.report(str(exc), loc, position=where)
+        if image.src not in loaded.images:
+            try:
+                _load_image(loaded, image.src, limit, seen)
+            except ImageError as exc:
+                loaded.report(str(exc), loc, position=where)
+
+
+def _load_image(loaded: LoadedQuiz, src: str, limit: int, seen: _MediaSeen) -> None:
+    """Read the image `src` names, once per file however it is spelt; raises ImageError."""
+    target = image_path(src, loaded.path)
+    if target not in seen.images:
+        seen.images[target] = _read_within(target, loaded.path, limit, seen)
+    known = seen.images[target]
+    if isinstance(known, str):
+        raise ImageError(known)
+    loaded.images[src] = known
+
+
+def _read_within(target: Path, quiz_file: Path, limit: int, seen: _MediaSeen) -> Image | str:
+    """The image, or why it is refused (its own fault, or the file's images being too many)."""
+    if seen.image_bytes > MAX_IMAGES_BYTES:
+        return (
+            f"this file's images add up to more than {readable_size(MAX_IMAGES_BYTES)}: "
+            "split the quiz, or make the images smaller"
+        )
+    try:
+        image = read_image(target, content_folder(quiz_file), limit)
+    except ImageError as exc:
+        return str(exc)
+    seen.image_bytes += image.size
+    return image
 
 
 def _shortened(text: str, width: int = 40) -> str:

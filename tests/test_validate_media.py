@@ -341,3 +341,46 @@ def test_a_translation_showing_other_images_or_formulas_is_warned(
         f"{UR}:20:13: warning: question 2 (adam-bytes), prompt: this text shows no formula but "
         "1 formula in content/en/media.yaml: a translation shows the same formulas",
     ]
+
+
+def test_a_file_of_too_many_formulas_is_refused_not_converted_forever(
+    media_bank: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("quizbank.loader.MAX_FORMULAS", 3)
+    run = cli("validate")
+    assert run.code == 1
+    assert [e.split(": error: ", 1)[1] for e in _errors(run)] == [
+        "this file holds more than 3 formulas: split the quiz"
+    ] * 2
+
+
+def test_each_image_file_is_read_once_however_it_is_written(
+    media_bank: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quizbank import loader
+
+    reads: list[Path] = []
+    real = loader.read_image
+    monkeypatch.setattr(loader, "read_image", lambda *a: reads.append(a[0]) or real(*a))
+    edit(EN, "Count the boxes.", "Count ![the boxes](./../images/./grid.png).")
+    assert cli("validate", str(EN)).code == 0
+    # Once in each language's file, though the English one writes grid.png two ways.
+    assert sorted(path.name for path in reads) == ["grid.png", "grid.png", "shards.svg"] * 1 + [
+        "shards.svg"
+    ]
+
+
+def test_a_file_s_images_may_not_add_up_past_the_limit(
+    media_bank: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("quizbank.loader.MAX_IMAGES_BYTES", 1000)
+    run = cli("validate")
+    assert run.code == 1
+    errors = _errors(run)
+    assert errors and all(
+        e.endswith(
+            "this file's images add up to more than 1000 bytes: split the quiz, or make the "
+            "images smaller"
+        )
+        for e in errors
+    )
