@@ -384,3 +384,18 @@ def test_a_file_s_images_may_not_add_up_past_the_limit(
         )
         for e in errors
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "pillow_format"),
+    [("a.png", "PNG"), ("a.jpg", "JPEG"), ("a.jpeg", "JPEG"), ("a.gif", "GIF"), ("a.webp", "WEBP")],
+)
+def test_each_raster_type_is_accepted(
+    media_bank: Path, cli: Callable[..., Run], name: str, pillow_format: str
+) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), "navy").save(media_bank / "images" / name, pillow_format)
+    edit(EN, "](../images/shards.svg)", f"](../images/{name})")
+    run = cli("validate")
+    assert run.code == 0, run.out
