@@ -89,14 +89,17 @@ Text = Annotated[
     str,
     StringConstraints(min_length=1, max_length=20_000),
     AfterValidator(_safe_text),
-    Field(description="Markdown: emphasis, `code`, lists and links; raw HTML is shown as text."),
+    Field(
+        description="Markdown: emphasis, `code`, lists, links, images (`![alt](../images/x.svg)`)"
+        " and formulas (`$…$`, `$$…$$`); raw HTML is shown as text."
+    ),
 ]
 Title = Annotated[
     str,
     StringConstraints(min_length=1, max_length=300),
     AfterValidator(_safe_text),
     AfterValidator(_one_line),
-    Field(description="One line of inline Markdown."),
+    Field(description="One line of inline Markdown (images and formulas too)."),
 ]
 
 
