@@ -12,7 +12,10 @@ What Moodle would read as its own markup in an author's text is made inert, in e
 every text: `@@PLUGINFILE@@`, which Moodle turns into the URL of one of the question's files, has
 a word joiner (U+2060, invisible) before its `PLUGINFILE`, in HTML after the core's `&#64;&#64;`
 (HTML cleaning, Moodle's editor and a copy and paste give the `@@` back; a tag shows `&#64;` as
-written); so has the `{` of a `{mlang` (the multilang2 filter's tag).
+written); so has the `{` of a `{mlang` (the multilang2 filter's tag), and, in a cloze, the `{`
+of what multianswer reads (`{1:SA:`, `{#1}`; not TeX's `\\frac{1}{2}`). The one raw
+`@@PLUGINFILE@@` is quizbank's own image address, `src="@@PLUGINFILE@@/…"`. In HTML, a `{`
+before tags and a `}` is `&#123;`: Moodle's MathJax filter shows the tags between as text.
 
 Multilang (`-O multilang=...`), `multilang/<quiz-id>.xml` with every language in one question:
 
@@ -31,6 +34,17 @@ Multilang (`-O multilang=...`), `multilang/<quiz-id>.xml` with every language in
   the filter shows in a language the file does not have (it shows nothing there otherwise).
   Needs the plugin installed and on.
 
+Images and formulas, as Moodle's own export writes them (qformat_xml::write_files): each image
+a `<file name="…" path="/" encoding="base64">` inside the element whose text shows it, that text
+referring to it as `@@PLUGINFILE@@/name`, so that the one file carries everything; a text in
+several languages carries the files of every language's version. The elements whose files the
+importer stores: the question text and general feedback, a choice's and an ordering item's text
+(`<answer>`), every feedback (`<feedback>`), a match item (`<subquestion>`) and the essay's
+`<graderinfo>`. Where it stores none (a category's `<info>`, a cloze gap's feedback, which
+Moodle keeps with the gap) an image is its alt text. Formulas are TeX between `\\(…\\)` and
+`\\[…\\]`, which Moodle's MathJax filter typesets; plain-text fields (a match's drop-down) show
+the TeX.
+
 The XML is written as text, a question at a time, in the layout lxml's
 `tostring(pretty_print=True)` gave the tree this renderer used to build (building and
 serialising a tree of every element was most of its time, and much of its memory on a big
@@ -39,22 +53,28 @@ quiz). Each question is checked for the characters that XML cannot carry.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
-from html import escape
+from html import escape, unescape
 from operator import attrgetter
 from pathlib import PurePosixPath
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Literal, Protocol, TypeVar
+from urllib.parse import quote
 
 from pydantic import BeforeValidator, Field
 
 from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
+from quizbank.images import Image
 from quizbank.locales import is_rtl, option_letter
+from quizbank.markup import media, to_plain
 from quizbank.markup import to_html as to_html  # re-exported: moodle_types renders through it
-from quizbank.markup import to_plain
 from quizbank.model import GAP, Cloze, Question, Quiz
 from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
 
@@ -143,15 +163,21 @@ _PLUGINFILE = re.compile(r"(?:@|&#0*64;|(?i:&#x0*40;|&commat;))(?:<[^<>]*>)*(?=P
 _MLANG_TAG = re.compile(r"\{(?=(?:\s|<[^<>]*>)*mlang)", re.IGNORECASE)
 
 
-# An author's `{` that a multianswer question would take for an embedded answer (`{1:SA:…}`) or
-# for one of its placeholders (`{#1}`, which Moodle's export also replaces in the name and the
-# feedback), tags allowed after it (Urdu's `{<bdi>#1</bdi>}`): a word joiner after it.
-_BRACE = re.compile(r"\{(?=(?:<[^<>]*>)*[#:0-9])")
+# An author's `{` that a multianswer question would take for an embedded answer or for one of its
+# placeholders, tags allowed between the parts (Urdu's `{<bdi>#1</bdi>}`): a word joiner after it.
+# An answer starts `{1:SA:` (qtype/multianswer's ANSWER_START_REGEX, `\{([0-9]*):(TYPE):`, every
+# TYPE capitals and `_`); a placeholder is `{#1}` (`\{#(\d+)\}`, which Moodle's export also
+# replaces in the name and the feedback). Nothing else: TeX's `\frac{1}{2}` keeps its braces.
+_TAGS = r"(?:<[^<>]*>)*"
+# A `{` may be written `&#123;` (`_mathjax_safe`): the editor would give the `{` back.
+_BRACE = re.compile(
+    rf"(?:\{{|&#123;)(?={_TAGS}(?:#{_TAGS}[0-9]|[0-9]*{_TAGS}:{_TAGS}[A-Z_]+{_TAGS}:))"
+)
 
 
 def _braces_inert(text: str) -> str:
     """A text of a cloze question in which Moodle finds no gap or placeholder of its own."""
-    return _BRACE.sub("{" + _WORD_JOINER, text) if "{" in text else text
+    return _BRACE.sub(_joined, text) if "{" in text or "&#123;" in text else text
 
 
 def _joined(match: re.Match[str]) -> str:
@@ -174,6 +200,120 @@ def _inert(text: str) -> str:
     return text
 
 
+# The address of an image quizbank writes: the only raw `@@` of its HTML (the core writes an
+# author's as `&#64;&#64;`, and a `"` of a text as `&quot;`), so no author's text can look like it.
+PLUGINFILE = "@@PLUGINFILE@@/"
+_OWN_SRC = f'src="{PLUGINFILE}'
+_OWN_SRC_JOINED = _inert(_OWN_SRC)
+# An image as to_html writes it (`<img src="…" alt="…">`, perhaps a title); a text has no other
+# `<img`: the core escapes raw HTML.
+_IMAGE = re.compile(r'<img src="([^"]*)" alt="([^"]*)"[^<>]*>')
+
+
+def _inert_html(html: str) -> str:
+    """HTML from to_html in which Moodle finds no markup of its own (`_inert`; no `{` that its
+    MathJax filter reads, `_mathjax_safe`) but the addresses of quizbank's own images."""
+    if "{" in html:
+        html = _mathjax_safe(_inert(html))
+    elif "PLUGINFILE" in html:
+        html = _inert(html)
+    else:
+        return html
+    return html.replace(_OWN_SRC_JOINED, _OWN_SRC) if _OWN_SRC_JOINED in html else html
+
+
+def _mathjax_safe(html: str) -> str:
+    """HTML in which Moodle's MathJax filter shows no tag as text: in a text with a formula it
+    writes each `<` and `>` between a `{` and the next `}` as `&lt;`, `&gt;`
+    (escape_html_tag_wrapper, `\\{([^}]+)\\}`), so an Urdu `{<bdi>x</bdi>}` showed its tags.
+    Such a `{` is `&#123;`, which shows the same; so is a `{` not closed, which a later text
+    (another language's) could close. Linear: the text is cut at each `}`."""
+    parts = html.split("}")
+    for n, part in enumerate(parts):
+        at = part.find("{")
+        if at >= 0 and (n == len(parts) - 1 or "<" in part[at:] or ">" in part[at:]):
+            parts[n] = part[:at] + part[at:].replace("{", "&#123;")
+    return "}".join(parts)
+
+
+def _without_images(html: str) -> str:
+    """HTML with each image as its alt text, for a text Moodle stores no file of."""
+    return _IMAGE.sub(r"\2", html) if "<img " in html else html
+
+
+# What clean_param(PARAM_FILE) drops from a file's name, and the braces a cloze would read.
+_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/{}]")
+
+
+class _File:
+    """An image as a file of a Moodle question: the name Moodle stores (unique still, by the
+    hash in Image.file_name), the address a text gives it (the name as in a URL, after
+    `@@PLUGINFILE@@/`), and the `<file>` element that carries it, made when first used."""
+
+    __slots__ = ("_element", "address", "image", "name")
+
+    def __init__(self, image: Image) -> None:
+        self.image = image
+        self.name = _NOT_IN_NAMES.sub("-", image.file_name)
+        self.address = quote(self.name)
+        self._element: str | None = None
+
+    def element(self, indent: str) -> str:
+        """The `<file>` element, as qformat_xml::write_files() writes one."""
+        if self._element is None:
+            data = base64.b64encode(self.image.data).decode("ascii")
+            self._element = (
+                f'<file name="{escape(self.name)}" path="/" encoding="base64">{data}</file>\n'
+            )
+        return indent + self._element
+
+
+# The files of the Moodle XML file being written, by the address its texts give them.
+_FILES: ContextVar[Mapping[str, _File]] = ContextVar("moodle_files", default=MappingProxyType({}))
+
+
+@contextmanager
+def _media(images: Versions[Mapping[str, Image]]) -> Iterator[None]:
+    """Inside the block, texts are written with each language's images at their Moodle file's
+    address and formulas as TeX, and `_files` finds the files they use."""
+    files: dict[str, _File] = {}
+    addresses: dict[str, dict[str, str]] = {}
+    for lang, by_src in images:
+        for src, image in by_src.items():
+            file = _File(image)
+            file = files.setdefault(file.address, file)
+            addresses.setdefault(lang, {})[src] = PLUGINFILE + file.address
+    token = _FILES.set(files)
+    try:
+        with media(addresses, math="tex"):
+            yield
+    finally:
+        _FILES.reset(token)
+
+
+def _files(html: str, indent: str) -> str:
+    """The `<file>` elements of the images an HTML text shows, each once, by name (the order of
+    Moodle's own export); nothing for a text without any, at the cost of one search.
+
+    A ValueError for an image the renderer was not given (QuizTranslations.images lacks it):
+    Moodle would show it broken."""
+    if "<img " not in html:
+        return ""
+    files = _FILES.get()
+    used = set()
+    for src, _alt in _IMAGE.findall(html):
+        file = files.get(src[len(PLUGINFILE) :]) if src.startswith(PLUGINFILE) else None
+        if file is None:
+            raise ValueError(f"its image {unescape(src)} was not given to the renderer")
+        used.add(file)
+    return "".join(file.element(indent) for file in sorted(used, key=attrgetter("name")))
+
+
+def _text_element(html: str, indent: str) -> str:
+    """A `<text>` with HTML, then the `<file>` elements of its images: its element's content."""
+    return f"{indent}<text>{_cdata(html)}</text>\n{_files(html, indent)}"
+
+
 @lru_cache(maxsize=64)
 def _direction(lang: str) -> tuple[str, str]:
     """What goes around HTML in `lang`: a right-to-left `<div>`, or nothing."""
@@ -185,7 +325,7 @@ def _direction(lang: str) -> tuple[str, str]:
 def _localised(text: str, lang: str, inline: bool) -> str:
     """The HTML of a text in `lang`."""
     before, after = _direction(lang)
-    return f"{before}{_inert(to_html(text, lang, inline=inline))}{after}"
+    return f"{before}{_inert_html(to_html(text, lang, inline=inline))}{after}"
 
 
 Syntax = Literal["spans", "mlang2"]
@@ -212,8 +352,10 @@ def _html(
     if syntax == "mlang2":
         return _mlang2([(lang, _localised(text, lang, inline)) for lang, text in texts])
     if inline:
-        return _inert(spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts]))
-    return _inert(_span_blocks(texts))
+        return _inert_html(
+            spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])
+        )
+    return _inert_html(_span_blocks(texts))
 
 
 def _span_blocks(texts: Sequence[tuple[str, str]]) -> str:
@@ -297,10 +439,8 @@ def _cdata(text: str) -> str:
 
 
 def _field(tag: str, html: str, indent: str = "    ") -> str:
-    """An HTML field: `<tag format="html">` around a `<text>` with the HTML."""
-    return (
-        f'{indent}<{tag} format="html">\n{indent}  <text>{_cdata(html)}</text>\n{indent}</{tag}>\n'
-    )
+    """An HTML field: `<tag format="html">` around a `<text>` with the HTML and its files."""
+    return f'{indent}<{tag} format="html">\n{_text_element(html, indent + "  ")}{indent}</{tag}>\n'
 
 
 def _tags(tags: Sequence[str]) -> str:
@@ -346,22 +486,26 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         self._settings_by_langs: dict[tuple[str, ...], Settings] = {}
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
-        return self._file(quiz.quiz_id, [(lang, quiz[lang])], lang).decode()
+        return self._file(quiz, [lang], lang).decode()
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         """The file of each language, and the multilang file when asked for and bilingual."""
         for lang in quiz.languages:
-            content = self._file(quiz.quiz_id, [(lang, quiz[lang])], lang)
-            yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), self._file(quiz, [lang], lang))
         langs = [lang for lang in quiz.languages if lang in quiz.by_lang]
         if not (self.options.multilang and len(langs) > 1):
             return
         first = reference_language(dict.fromkeys(langs))
         langs = [first, *(lang for lang in langs if lang != first)]
-        content = self._file(quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], ", ".join(langs))
+        content = self._file(quiz, langs, ", ".join(langs))
         yield OutputFile(PurePosixPath("multilang", f"{quiz.quiz_id}.{self.extension}"), content)
 
-    def _file(self, quiz_id: str, versions: Versions[Quiz], label: str) -> bytes:
+    def _file(self, quiz: QuizTranslations, langs: list[str], label: str) -> bytes:
+        """The file of a quiz in `langs`, its texts with the images of each language."""
+        with _media([(lang, quiz.images_of(lang)) for lang in langs]):
+            return self._xml(quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], label)
+
+    def _xml(self, quiz_id: str, versions: Versions[Quiz], label: str) -> bytes:
         """The category, then each question, each checked and encoded as it is written.
 
         Pieces of UTF-8 joined once hold about the size of the file; a tree of every element,
@@ -383,19 +527,22 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         return b"".join(parts)
 
     def _category(self, versions: Versions[Quiz], label: str) -> str:
-        """The XML declaration, then a category named after the quiz.
+        """The XML declaration, then a category named after the quiz, its description as the
+        category's information (in which Moodle's importer takes no file: images are their alt
+        text).
 
         The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
         title = _inert(f"{_untagged(to_plain(versions[0][1].title))} ({label})")
+        info = _without_images(_html(versions, _DESCRIPTION, self._syntax))
         return (
             f"{_XML_DECLARATION}<quiz>\n"
             '  <question type="category">\n'
             "    <category>\n"
             f"      <text>{_cdata(f'$course$/top/{_category_name(title)}')}</text>\n"
             "    </category>\n"
-            f"{_field('info', _html(versions, _DESCRIPTION, self._syntax))}"
+            f"{_field('info', info)}"
             "  </question>\n"
         )
 

@@ -33,7 +33,14 @@ Types and what Moodle stores:
 Plain-text fields (a match's drop-down choices) go through Moodle's format_string(), which runs
 the filters only when *Filter all strings* is on (off by default) and strips tags: neither
 multilang syntax works there, so in a file of several languages such a field holds each
-language's text, ` / ` between them, the right-to-left ones isolated (U+2068…U+2069).
+language's text, ` / ` between them, the right-to-left ones isolated (U+2068…U+2069). A
+drop-down shows text only: an image there is its alt text, a formula its TeX (as are a cloze
+drop-down's choices).
+
+Images: the `<file>` elements of a text's images follow its `<text>` inside the element Moodle's
+importer reads them from (`<answer>` for a choice and an ordering item, `<subquestion>` for a
+match item, `<feedback>`, `<graderinfo>`); a cloze gap's feedback, which Moodle keeps with the
+gap and no file, shows an image's alt text.
 """
 
 from __future__ import annotations
@@ -109,7 +116,9 @@ def _bool(value: bool) -> str:
 
 
 def _number(value: float) -> str:
-    """A number as Moodle reads it: `3`, `0.9`, `1e-07` (never `3.0`)."""
+    """A number as Moodle reads it: `3`, `0.9`, `1e-07` (never `3.0`); the model's default
+    tolerance is the int 0 (which has no is_integer() before Python 3.12)."""
+    value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value)
@@ -151,7 +160,7 @@ def _choice(
     syntax = settings.syntax
     answers = "".join(
         f'    <answer fraction="{fractions[option.id]}" format="html">\n'
-        f"      <text>{m._cdata(m._html(same, _TEXT, syntax, inline=True))}</text>\n"
+        f"{m._text_element(m._html(same, _TEXT, syntax, inline=True), '      ')}"
         f"{m._field('feedback', m._html(same, _FEEDBACK, syntax, inline=True), '      ')}"
         "    </answer>\n"
         for option, same in m._aligned([(lang, q.options) for lang, q in versions])
@@ -227,14 +236,21 @@ def _short_answer(
 def _plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
     """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
     in several languages, each language's text, ` / ` between them."""
-    several = len(versions) > 1
-    texts = dict.fromkeys(_plain_in(lang, get(item), several) for lang, item in versions)
-    return m._inert(" / ".join(texts))
+    texts: dict[str, str] = {}  # each text once (a formula is the same in every language)
+    for lang, item in versions:
+        texts.setdefault(_plain(get(item)), lang)
+    if len(texts) == 1:
+        return m._inert(next(iter(texts)))
+    return m._inert(" / ".join(_isolated(text, lang) for text, lang in texts.items()))
 
 
-def _plain_in(lang: str, text: str, isolate: bool) -> str:
-    plain = m._untagged(" ".join(to_plain(text).split()))
-    return f"\u2068{plain}\u2069" if isolate and is_rtl(lang) else plain
+def _plain(text: str) -> str:
+    return m._untagged(" ".join(to_plain(text).split()))
+
+
+def _isolated(plain: str, lang: str) -> str:
+    """A right-to-left text among others, isolated (U+2068…U+2069)."""
+    return f"\u2068{plain}\u2069" if is_rtl(lang) else plain
 
 
 def _matching(first: Matching, versions: m.Versions[Matching], settings: Settings) -> Written:
@@ -242,7 +258,7 @@ def _matching(first: Matching, versions: m.Versions[Matching], settings: Setting
     syntax = settings.syntax
     pairs = "".join(
         '    <subquestion format="html">\n'
-        f"      <text>{m._cdata(m._html(same, _ITEM, syntax, inline=True))}</text>\n"
+        f"{m._text_element(m._html(same, _ITEM, syntax, inline=True), '      ')}"
         f"      <answer>\n        <text>{m._cdata(_plain_line(same, _MATCH))}</text>\n"
         "      </answer>\n    </subquestion>\n"
         for _, same in m._aligned([(lang, q.pairs) for lang, q in versions])
@@ -267,7 +283,7 @@ def _ordering(first: Ordering, versions: m.Versions[Ordering], settings: Setting
     items = m._aligned([(lang, q.items) for lang, q in versions])
     answers = "".join(
         f'    <answer fraction="{place}" format="html">\n'
-        f"      <text>{m._cdata(m._html(same, _TEXT, settings.syntax, inline=True))}</text>\n"
+        f"{m._text_element(m._html(same, _TEXT, settings.syntax, inline=True), '      ')}"
         "    </answer>\n"
         for place, (_, same) in enumerate(items, 1)
     )
@@ -361,7 +377,8 @@ def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> st
     choices = []
     for option, same in m._aligned([(lang, gap.options) for lang, gap in gaps]):
         text = embedded_text(_gap_plain(same, _TEXT, settings.syntax))
-        feedback = m._html(same, _FEEDBACK, settings.syntax, inline=True)
+        # Moodle keeps a gap's feedback with the gap, which has no files: images as alt text.
+        feedback = m._without_images(m._html(same, _FEEDBACK, settings.syntax, inline=True))
         right = "=" if option.id == first.answer else ""
         choices.append(f"{right}{text}#{embedded_text(feedback)}" if feedback else right + text)
     return f"{{{weight}:{kind}:{'~'.join(choices)}}}"
@@ -410,7 +427,7 @@ def _span_pieces(lang: str, marked: str) -> list[str]:
         inside = html[3:-4]
     else:
         inside = m.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
-    return _balanced_pieces(m._braces_inert(m._inert(inside)))
+    return _balanced_pieces(m._braces_inert(m._inert_html(inside)))
 
 
 def _cloze_text(versions: m.Versions[Cloze], gaps: list[str], syntax: m.Syntax) -> str:

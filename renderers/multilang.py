@@ -39,8 +39,20 @@ def multilang_blocks(texts: Sequence[tuple[str, str]]) -> str:
     if all(all(isinstance(e, _Element) for e in tree) for tree in trees):
         merged = _merge([lang for lang, _ in texts], trees)  # type: ignore[arg-type]
         if merged is not None:  # parsing read to_html's `&#64;&#64;` as `@@`: written again
-            return merged.replace("@@", "&#64;&#64;")
+            return _at_at(merged) if "@@" in merged else merged
     return f"<p>{spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])}</p>"
+
+
+# The address of an image of a Moodle question (renderers/moodle.py), the only raw `@@` of
+# to_html's HTML, and as `_at_at` would write it.
+_OWN_SRC = 'src="@@PLUGINFILE@@/'
+_OWN_SRC_ESCAPED = _OWN_SRC.replace("@@", "&#64;&#64;")
+
+
+def _at_at(html: str) -> str:
+    """Every `@@` of re-serialised HTML as to_html writes an author's, `&#64;&#64;`, but in the
+    address of an image quizbank gave (`src="@@PLUGINFILE@@/…"`)."""
+    return html.replace("@@", "&#64;&#64;").replace(_OWN_SRC_ESCAPED, _OWN_SRC)
 
 
 def _merge(langs: list[str], siblings: list[list[_Element]]) -> str | None:
