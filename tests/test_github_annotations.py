@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-from conftest import QUIZ, REPO, Run, edit
+from conftest import QUIZ, REPO, Run, edit, line_of
 
 from quizbank.diagnostics import (
     Diagnostic,
@@ -66,18 +66,25 @@ def test_validate_prints_one_annotation_per_problem_then_a_plain_summary(
         "50%25, x: y\\nz: unknown key '50%25, x: y\\nz'",
         f"::error file=content/en/{QUIZ}.yaml,line={line + 1},col=13,title=quizbank::"
         "question 1 (why-shard), answer: 'e' is not one of the options a, b, c, d",
-        "::warning file=content/en/second.yaml,line=6,col=1,title=quizbank::"
+        f"::warning file=content/en/second.yaml,line={_id_line()},col=1,title=quizbank::"
         "quiz 'second' has no 'ur' version (ur/second.yaml)",
         "2 errors, 1 warning in 3 files",
     ]
     assert not any(ord(c) < 0x20 and c != "\n" for c in run.out)
 
 
+def _id_line() -> int:
+    """The line of `id:` in the quiz `quizbank new` wrote (after the template's comments)."""
+    return line_of(Path("content/en/second.yaml"), "id: second")
+
+
 def test_the_exit_code_is_as_for_text(bank: Path, cli: Callable[..., Run]) -> None:
     assert cli("new", "second", "--lang", "en").code == 0
     run = cli("validate", "--output-format", "github")
     assert run.code == 0
-    assert run.lines[0].startswith("::warning file=content/en/second.yaml,line=6,col=1,")
+    assert run.lines[0].startswith(
+        f"::warning file=content/en/second.yaml,line={_id_line()},col=1,"
+    )
     assert run.lines[-1] == "0 errors, 1 warning in 3 files"
     old = cli("validate", "--format", "github")  # the old option name takes it too
     assert old.code == 0 and old.lines == run.lines
