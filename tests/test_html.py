@@ -135,8 +135,9 @@ def test_every_page_is_valid_html(
     en = quiz_page(site, "en")
     broken = tmp_path / "broken.html"
     broken.write_text(en.replace('id="q-resume-state"', 'id="q-why-shard"'), encoding="utf-8")
-    practice = build(tmp_path / "practice", CONTENT, "resuming-training-in-practice")
-    checked = [*site.values(), *practice.values(), *mixed.values(), *types.values(), broken]
+    # The second bundled quiz shows a diagram: test_html_browser.py checks its pages, with the
+    # image inside them as a build writes it (test_every_page_with_images_and_formulas_...).
+    checked = [*site.values(), *mixed.values(), *types.values(), broken]
     pages = [str(path) for path in checked]
     result = subprocess.run(
         ["java", "-jar", str(VNU), "--format", "gnu", "--", *pages],

@@ -1,6 +1,7 @@
 """The HTML pages in a real browser (Debian's Chromium through Playwright): a learner takes the
 quiz in each language, by mouse and by keyboard, on a 375 px phone; right-to-left layout, fonts,
-no request, printing and axe-core's accessibility rules.
+no request, printing and axe-core's accessibility rules; images and formulas drawn inside the
+page, and every page the Nu HTML Checker reads.
 
 CI installs Chromium (.ci/run); these tests fail, not skip, when it is missing.
 """
@@ -8,11 +9,12 @@ CI installs Chromium (.ci/run); these tests fail, not skip, when it is missing.
 from __future__ import annotations
 
 import re
+import subprocess
 import unicodedata
 from collections.abc import Callable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -20,9 +22,12 @@ from axe_playwright_python.sync_playwright import Axe
 from babel.numbers import format_decimal, format_percent
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer
-from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, build, load
+from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, VNU, build, load
+from test_html_media import GRID, MEDIA, MEDIA_ID, PRACTICE_ID, build_with_images, one_question
+from test_html_media import render as render_page
 
 from quizbank.grading import option_grades
+from quizbank.images import Image
 from quizbank.markup import to_plain
 from quizbank.model import (
     ChoiceGap,
@@ -977,3 +982,208 @@ def test_typed_answers_are_graded_as_moodle_does(
     ]
     assert shown_verdicts == expected
     assert expected.count("right") == 19  # the cases hold both outcomes, as Moodle's rules say
+
+
+# Images and formulas: the media fixture and the bundled second quiz, their images inside the
+# pages, in both languages on a phone.
+
+MEDIA_PAGES = [
+    f"{folder}/{lang}/{quiz}.html"
+    for folder, quiz in (("media", MEDIA_ID), ("practice", PRACTICE_ID))
+    for lang in LANGS
+]
+# The fonts with an OpenType MATH table that the stylesheet names, by their PostScript names.
+MATH_FONTS = {
+    "STIXTwoMath-Regular",
+    "CambriaMath",
+    "LatinModernMath-Regular",
+    "DejaVuMathTeXGyre-Regular",
+}
+# Each image, as laid out: loaded, its width, and whether it lies inside its column (the
+# question's box inside its padding, or the page's main column).
+IMAGE_LAYOUT = """images => images.map(image => {
+  const column = image.closest(".question") || image.closest("main");
+  const box = column.getBoundingClientRect();
+  const style = getComputedStyle(column);
+  const start = box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+  const end = box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+  const own = image.getBoundingClientRect();
+  return {
+    alt: image.alt, natural: image.naturalWidth, loaded: image.complete, width: own.width,
+    shown: own.width > 0, column: end - start,
+    inside: own.left >= start - 0.5 && own.right <= end + 0.5,
+  };
+})"""
+# Each formula, as laid out: its box, and every fraction's and stretched bracket's height.
+FORMULA_LAYOUT = """formulas => formulas.map(formula => {
+  const box = formula.getBoundingClientRect();
+  const heights = (selector) => Array.from(
+    formula.querySelectorAll(selector), (node) => node.getBoundingClientRect().height);
+  return {
+    tex: formula.getAttribute("alttext"), width: box.width, height: box.height,
+    shown: formula.checkVisibility(), font: parseFloat(getComputedStyle(formula).fontSize),
+    fractions: heights("mfrac"), fences: heights("mo[stretchy=true]"),
+  };
+})"""
+
+
+def assert_drawn_with_a_math_font(page: Page) -> None:
+    """The page's first formula was drawn with a font that has a MATH table, none other."""
+    fonts = platform_fonts(page, "math mi")
+    assert fonts and fonts <= MATH_FONTS, fonts
+
+
+@pytest.fixture(scope="module")
+def media_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    media = build_with_images(tmp_path_factory.mktemp("media"), MEDIA, MEDIA_ID)
+    practice = build_with_images(tmp_path_factory.mktemp("practice"), CONTENT, PRACTICE_ID)
+    return {
+        **{f"media/{name}": path for name, path in media.items()},
+        **{f"practice/{name}": path for name, path in practice.items()},
+    }
+
+
+@pytest.mark.parametrize("name", MEDIA_PAGES)
+def test_images_and_formulas_are_drawn_inside_the_page(
+    media_site: dict[str, Path], open_page: Callable[..., Opened], name: str
+) -> None:
+    opened = open_page(media_site[name])
+    page = opened.page
+    opened.answer(wrong)  # a wrong option's feedback shows, the grid in the media fixture's
+    opened.submit()
+    images = page.eval_on_selector_all("img", IMAGE_LAYOUT)
+    assert images and all(image["loaded"] and image["natural"] > 0 for image in images)
+    for image in (image for image in images if image["shown"]):
+        assert image["inside"] and image["width"] <= PHONE["width"], image
+        if image["natural"] > image["column"]:  # a large drawing takes the column's width
+            assert image["width"] == pytest.approx(image["column"], abs=1), image
+    formulas = page.eval_on_selector_all("math", FORMULA_LAYOUT)
+    shown = [formula for formula in formulas if formula["shown"]]
+    assert shown and all(f["width"] > 0 and f["height"] > 0 for f in shown), shown
+    for formula in shown:
+        for fraction in formula["fractions"]:  # numerator over denominator, not "32" in a line
+            assert fraction > 1.3 * formula["font"], formula
+        for fence in formula["fences"]:  # \left and \right stretch around a fraction
+            assert fence >= 0.9 * max(formula["fractions"], default=0), formula
+    assert any(formula["fractions"] for formula in shown)
+    assert_drawn_with_a_math_font(page)
+    assert opened.fits(), "after submitting, with feedback and explanations shown"
+    assert opened.requests == [opened.url]
+    assert not Axe().run(page).response["violations"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_root_is_drawn_with_its_sign(
+    tmp_path: Path, open_page: Callable[..., Opened], lang: str
+) -> None:
+    page_file = tmp_path / "root.html"
+    quiz = one_question(lang, type="numerical", prompt="$$r = \\sqrt{\\frac{x}{y}}$$", answer=1)
+    page_file.write_text(render_page(quiz), encoding="utf-8")
+    page = open_page(page_file).page
+    root, radicand = (page.locator(selector).bounding_box() for selector in ("msqrt", "msqrt > *"))
+    font = page.locator("msqrt").evaluate("node => parseFloat(getComputedStyle(node).fontSize)")
+    assert root and radicand
+    assert root["width"] >= radicand["width"] + 0.4 * font  # the radical sign beside it
+    assert root["height"] > radicand["height"]  # and its bar over it
+    assert_drawn_with_a_math_font(page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_wide_formula_scrolls_in_its_own_box(
+    media_site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    """Adam's checkpoint size, wider than a phone: it scrolls inside its box, all of it can be
+    reached (in Urdu too, where a right-to-left box would cut off its end), and by keyboard."""
+    opened = open_page(media_site[f"practice/{lang}/{PRACTICE_ID}.html"])
+    opened.submit()
+    box = opened.page.locator("#q-adam-checkpoint-size .formula")
+    reach = """box => {
+      const parts = Array.from(box.querySelectorAll("math *"), (node) => node.getBoundingClientRect());
+      return {
+        scroll: box.scrollWidth, client: box.clientWidth, overflow: getComputedStyle(box).overflowX,
+        ink: Math.max(...parts.map((r) => r.right)) - Math.min(...parts.map((r) => r.left)),
+      };
+    }"""
+    found = box.evaluate(reach)
+    assert found["overflow"] == "auto" and found["scroll"] > found["client"]
+    assert found["scroll"] >= found["ink"] - 1, "every part of the formula can be scrolled to"
+    assert opened.fits()
+    box.focus()
+    opened.page.keyboard.press("ArrowRight")  # scrolls smoothly: wait for it to move
+    opened.page.wait_for_function("box => box.scrollLeft > 0", arg=box.element_handle())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_ordering_item_is_announced_by_its_formula_and_alt_text(
+    tmp_path: Path, open_page: Callable[..., Opened], lang: str
+) -> None:
+    grid = Image(PurePosixPath("images/grid.png"), "image/png", GRID.read_bytes())
+    items = [
+        {"id": "half", "text": "$\\frac{1}{2}$ of it"},
+        {"id": "grid", "text": "![Three boxes](grid.png)"},
+        {"id": "all", "text": "All of it"},
+    ]
+    quiz = one_question(lang, type="ordering", prompt="Order them.", items=items)
+    page_file = tmp_path / "order.html"
+    page_file.write_text(render_page(quiz, {"grid.png": grid}), encoding="utf-8")
+    page = open_page(page_file).page
+    announced = {}
+    for item in ("half", "grid"):
+        moves = page.locator(f".item[data-item='{item}'] button.move")
+        moves.nth(0 if moves.nth(0).get_attribute("aria-disabled") == "false" else 1).click()
+        announced[item] = page.locator(".announce").inner_text()
+    assert "\\frac{1}{2} of it" in announced["half"]  # not the bare "12" of its MathML
+    assert "Three boxes" in announced["grid"]
+
+
+def test_the_urdu_diagram_and_formula_after_submitting(
+    media_site: dict[str, Path], open_page: Callable[..., Opened]
+) -> None:
+    """The shard-count question on an Urdu phone after Submit, shot to /tmp/urdu-formula.png:
+    the diagram fits the column, and the formulas read left to right inside Urdu text."""
+    opened = open_page(media_site[f"practice/ur/{PRACTICE_ID}.html"])
+    opened.submit()
+    question = opened.page.locator("#q-shard-count")
+    shot = Path("/tmp/urdu-formula.png")
+    question.screenshot(path=str(shot))
+    assert shot.read_bytes()[16:20] <= (PHONE["width"]).to_bytes(4, "big")
+
+    def xs(selector: str) -> list[float]:
+        boxes = [node.bounding_box() for node in question.locator(selector).all()]
+        return [box["x"] for box in boxes if box]
+
+    # n = ⌈S/B⌉ = ⌈18/5⌉ = 4: n on the left, 4 on the right; B = 5 in the prompt likewise.
+    displayed, inline = ".answer math[display=block]", ".prompt math[display=inline]"
+    assert xs(f"{displayed} mi")[0] < xs(f"{displayed} > mrow > mn")[-1]
+    assert xs(f"{inline} mi")[0] < xs(f"{inline} mn")[0]
+    direction = question.locator(displayed).evaluate("math => getComputedStyle(math).direction")
+    assert direction == "ltr"
+    image = question.locator("img").evaluate_all(IMAGE_LAYOUT)[0]
+    assert image["inside"] and image["width"] == pytest.approx(image["column"], abs=1)
+
+
+def test_every_page_with_images_and_formulas_is_valid_html(
+    media_site: dict[str, Path], tmp_path: Path
+) -> None:
+    """The Nu HTML Checker, warnings included, on the media fixture's pages and the bundled
+    ones. It calls every `data:` image blocked by a policy whatever the policy says, `img-src
+    data:` too (it reads no `data:` URL as one): only that report is left out (test_html_media
+    checks the policy). A page with a known mistake goes along, to show that reports get out."""
+    assert VNU.is_file(), "the Nu HTML Checker is not installed: run `npm ci`"
+    first = build_with_images(tmp_path / "first", CONTENT, QUIZ_ID)
+    broken = tmp_path / "broken.html"
+    media = media_site[f"media/en/{MEDIA_ID}.html"].read_text(encoding="utf-8")
+    broken.write_text(media.replace('id="q-pick-image"', 'id="q-diagram"'), encoding="utf-8")
+    pages = [*media_site.values(), *first.values(), broken]
+    data_image_blocked = ".*image “data:[^”]*” blocked by “img-src” directive\\."
+    command = ["java", "-jar", str(VNU), "--format", "gnu", "--filterpattern", data_image_blocked]
+    result = subprocess.run(
+        [*command, "--", *map(str, pages)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    reports = (result.stdout + result.stderr).splitlines()
+    assert reports and all("broken.html" in line for line in reports), "\n".join(reports)
+    assert any("Duplicate ID" in line for line in reports)

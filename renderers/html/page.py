@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -11,7 +11,9 @@ from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
 from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
+from quizbank.images import Image
 from quizbank.locales import direction, language_name, locale_for
+from quizbank.markup import media
 from quizbank.model import Essay, Question
 from quizbank.renderer import QuizSummary, QuizTranslations
 
@@ -104,29 +106,38 @@ def _unanswered(count: int, lang: str) -> str:
     return message % {"number": format_number(count, lang)}
 
 
+def embedded(images: Mapping[str, Image]) -> dict[str, str]:
+    """Each image's address in the page, by its path as written: the image itself, as a
+    `data:` URI, so that the page stays one file and makes no request."""
+    return {src: image.data_uri for src, image in images.items()}
+
+
 def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
-    """The self-contained page of one quiz in one language."""
+    """The self-contained page of one quiz in one language, its images inside it."""
     content = quiz[lang]
     total = len(content.questions)
+    images = quiz.images_of(lang)
     others = [
         LanguageLink(other, f"../{quiz_href(other, quiz.quiz_id)}")
         for other in quiz.by_lang
         if other != lang and other in quiz.languages
     ]
-    return (
-        environment(lang)
-        .get_template("quiz.html")
-        .render(
-            quiz=content,
-            description=block_html(content.description, lang),
-            questions=questions_html(content.questions, lang),
-            total=total,
-            others=others,
-            data=script_data(content.questions, lang, shuffle),
-            css=asset("quiz.css"),
-            js=asset("quiz.js"),
+    with media({lang: embedded(images)}):  # every text of the page is rendered inside
+        return (
+            environment(lang)
+            .get_template("quiz.html")
+            .render(
+                quiz=content,
+                description=block_html(content.description, lang),
+                questions=questions_html(content.questions, lang),
+                total=total,
+                others=others,
+                images=bool(images),
+                data=script_data(content.questions, lang, shuffle),
+                css=asset("quiz.css"),
+                js=asset("quiz.js"),
+            )
         )
-    )
 
 
 def index_page(summaries: Sequence[QuizSummary]) -> str:

@@ -7,6 +7,10 @@ HTML and bidi-isolates Latin runs in right-to-left languages), plain texts (a dr
 choices) through `to_plain` and `escape`, ids and interface strings through `escape`. The page's
 template receives each question as `Markup` and stays autoescaped.
 
+Images come as the page's own `data:` URIs (page.py sets them for `to_html`), formulas as MathML
+that the browser draws; a drop-down's choice can hold only text, so there a formula is its TeX
+and an image its alt text.
+
 Each type is one unit: `WRITERS` maps a model class to the function that writes its HTML, and
 `SPECS` to the function that gives the page's script what it grades with (assets/quiz.js has
 the matching table of handlers). Ids inside a question join their parts with `--`, which no
@@ -15,6 +19,7 @@ question, option, pair, item or gap id can contain, so they never collide.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,7 +31,7 @@ from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.i18n import N_, format_number, gettext_for, ngettext_for, word_limits_message
 from quizbank.locales import direction, is_rtl
-from quizbank.markup import to_html, to_plain
+from quizbank.markup import find_formulas, to_html, to_plain
 from quizbank.model import (
     ChoiceGap,
     Cloze,
@@ -145,10 +150,32 @@ def show_answer(lang: str, count: int) -> str:
     return f'<span class="when-closed">{show}</span><span class="when-open">{hide}</span>'
 
 
+# A formula's MathML (quizbank.maths), and a displayed formula's, which ends at the first
+# `</math>`: MathML does not nest. Its TeX is escaped for an attribute (no `"` inside).
+_FORMULA = re.compile(r'<math ([^>]*)alttext="([^"]*)"')
+_DISPLAYED = re.compile(r'<math [^>]*display="block".*?</math>', re.S)
+
+
+def _with_formulas(html: str) -> str:
+    """Formulas ready for the page. Each is named by its TeX (`aria-label`): Chromium and axe
+    read no `alttext`, and leave a formula out of the name of what holds it (the option "$3$
+    shards" would be named "shards"). A displayed formula is in a box of its own that scrolls
+    sideways on a phone when it is wider than the column, and that keyboard users can reach."""
+    named = _FORMULA.sub(r'<math \1alttext="\2" aria-label="\2"', html)
+    return _DISPLAYED.sub(r'<span class="formula" tabindex="0">\g<0></span>', named)
+
+
+def _html(text: str, lang: str, *, inline: bool = False) -> str:
+    """Markdown as safe HTML through the shared `to_html`; only a text with a `$` may hold a
+    formula, and only such a text is looked at again."""
+    html = to_html(text, lang, inline=inline)
+    return _with_formulas(html) if "$" in text else html
+
+
 def _block(text: str, lang: str) -> str:
     # A code block scrolls sideways inside its own box on a phone: keyboard users need to reach
     # it to scroll it. (A literal "<pre>" in the author's text arrives escaped, as "&lt;pre&gt;".)
-    return to_html(text, lang).replace("<pre>", '<pre tabindex="0">')
+    return _html(text, lang).replace("<pre>", '<pre tabindex="0">')
 
 
 def block_html(text: str, lang: str) -> Markup:
@@ -163,7 +190,7 @@ def _is_one_paragraph(html: str) -> bool:
 def _prompt(text: str, lang: str) -> tuple[str, str]:
     """The prompt as HTML: inline in the legend if it is one paragraph, else as blocks after it."""
     if _is_one_paragraph(to_html(text, lang)):
-        return to_html(text, lang, inline=True), ""
+        return _html(text, lang, inline=True), ""
     return "", _block(text, lang)
 
 
@@ -171,9 +198,32 @@ def _feedback(text: str | None, lang: str) -> str:
     return _block(text, lang) if text else ""
 
 
-def _plain(text: str) -> str:
-    """A text where no markup may go (a drop-down's choice): its words, escaped."""
-    return str(escape(to_plain(text)))
+# Unicode's isolates, for plain text: LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE.
+LRI, PDI = "\u2066", "\u2069"
+
+
+def _plain(text: str, lang: str) -> str:
+    """A text where no markup may go (a drop-down's choice): its words, an image as its alt
+    text and a formula as its TeX, escaped. In a right-to-left language each formula's TeX is
+    isolated left to right, or `\\frac{3}{2}` would read `{2}{3}\\frac`."""
+    plain = to_plain(text)
+    if "$" in text and is_rtl(lang):
+        plain = _isolated_formulas(plain, text)
+    return str(escape(plain))
+
+
+def _isolated_formulas(plain: str, text: str) -> str:
+    """`plain`, the words of `text`, with the TeX of each of its formulas between LRI and PDI."""
+    out: list[str] = []
+    at = 0
+    for tex, _ in find_formulas(text):
+        tex = " ".join(tex.split())  # as to_plain gives it
+        found = plain.find(tex, at)
+        if found < 0:
+            continue
+        out += [plain[at:found], LRI, tex, PDI]
+        at = found + len(tex)
+    return "".join(out) + plain[at:]
 
 
 class Head(NamedTuple):
@@ -262,7 +312,7 @@ def _choices(question: SingleChoice | MultipleChoice | TrueFalse, head: Head) ->
         ]
     lang = head.lang
     return [
-        Choice(option.id, to_html(option.text, lang, inline=True), _feedback(option.feedback, lang))
+        Choice(option.id, _html(option.text, lang, inline=True), _feedback(option.feedback, lang))
         for option in question.options
     ]
 
@@ -347,18 +397,20 @@ def _matching_html(question: Matching, head: Head) -> str:
     if question.shuffle:  # without JavaScript, no match beside its own item
         order = scrambled_order(len(choices), question.id, len(question.pairs))
         choices = [choices[index] for index in order]
-    options = "".join(f'<option value="{cid}">{_plain(text)}</option>' for cid, text in choices)
+    options = "".join(
+        f'<option value="{cid}">{_plain(text, lang)}</option>' for cid, text in choices
+    )
     rows = []
     answers = []
     for pair in question.pairs:
-        item = to_html(pair.item, lang, inline=True)
+        item = _html(pair.item, lang, inline=True)
         field = f"q-{qid}--{pair.id}"
         select = _select(f'id="{field}" name="{qid}--{pair.id}"', options, head.shared.choose)
         rows.append(
             f'<div class="pair" data-pair="{pair.id}">\n'
             f'<label for="{field}">{item}</label>\n{select}\n</div>\n'
         )
-        answers.append(f"{item} {head.shared.arrow} {_plain(pair.match)}")
+        answers.append(f"{item} {head.shared.arrow} {_plain(pair.match, lang)}")
     answer, count = _answers(answers)
     return (
         f"{_start(head, question.prompt)}"
@@ -372,7 +424,7 @@ def _matching_html(question: Matching, head: Head) -> str:
 
 def _ordering_html(question: Ordering, head: Head) -> str:
     qid, lang, shared = head.qid, head.lang, head.shared
-    texts = {item.id: to_html(item.text, lang, inline=True) for item in question.items}
+    texts = {item.id: _html(item.text, lang, inline=True) for item in question.items}
     # Without JavaScript, no item in its place; the script shuffles again on each attempt.
     order = scrambled_order(len(question.items), question.id, len(question.items))
     rows = [
@@ -401,7 +453,8 @@ def _ordering_html(question: Ordering, head: Head) -> str:
 def _gap_field(gap: Any, attributes: str, head: Head) -> str:
     if isinstance(gap, ChoiceGap):
         options = "".join(
-            f'<option value="{option.id}">{_plain(option.text)}</option>' for option in gap.options
+            f'<option value="{option.id}">{_plain(option.text, head.lang)}</option>'
+            for option in gap.options
         )
         return _select(f'class="gap" {attributes}', options, head.shared.choose)
     mode = ' inputmode="decimal"' if isinstance(gap, NumericalGap) else ""
@@ -414,7 +467,7 @@ def _gap_field(gap: Any, attributes: str, head: Head) -> str:
 def _gap_answer(gap: Any, lang: str) -> str:
     if isinstance(gap, ChoiceGap):
         (right,) = [option for option in gap.options if option.id == gap.answer]
-        return to_html(right.text, lang, inline=True)
+        return _html(right.text, lang, inline=True)
     if isinstance(gap, NumericalGap):
         return _number_answer(gap.answer, gap.tolerance, lang)
     return " / ".join(_accepted(gap.answer))

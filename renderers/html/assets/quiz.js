@@ -310,6 +310,19 @@
     });
   }
 
+  // An element's text as a screen reader says it: an image as its alt text, a formula as its
+  // TeX (its aria-label), not the bare digits and letters of its MathML.
+  function spokenText(element) {
+    const copy = element.cloneNode(true);
+    for (const image of copy.querySelectorAll("img")) {
+      image.replaceWith(image.alt);
+    }
+    for (const formula of copy.querySelectorAll("math[aria-label]")) {
+      formula.replaceWith(formula.getAttribute("aria-label"));
+    }
+    return copy.textContent;
+  }
+
   function move(button) {
     const item = button.closest(".item");
     const list = item.parentElement;
@@ -328,7 +341,7 @@
     button.focus();
     const position = Array.from(list.children).indexOf(item) + 1;
     fill(item.closest(".question").querySelector(".announce"), data.moved, {
-      item: item.querySelector(".text").textContent,
+      item: spokenText(item.querySelector(".text")),
       position: formatNumber(position),
       total: formatNumber(list.children.length),
     });
