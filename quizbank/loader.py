@@ -47,6 +47,7 @@ class LoadedQuiz:
     digest: str = ""  # SHA-256 of the bytes that were checked
     question_ids: list[str | None] | None = None
     images: dict[str, Image] = field(default_factory=dict)  # by path as written (`src`)
+    has_media: bool = False  # whether a text may hold an image or a formula (`![`, `$`)
 
     @property
     def ok(self) -> bool:
@@ -224,6 +225,7 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool, limit: int) ->
     seen = _MediaSeen()
     for loc, text in text_fields(quiz):
         if "$" in text or "![" in text:
+            loaded.has_media = True
             _check_media(loaded, loc, text, writing, limit, seen)
         if "<" in text and has_raw_html(text):
             loaded.report(

@@ -253,6 +253,8 @@ def to_html(
         math = math or style
         if images is None:
             images = addresses.get(lang)
+    if "$" not in text:
+        math = "mathml"  # no formula: one rendering, cached once for every style
     block, paragraph = _rendered(text, lang, math)
     whole = not inline or paragraph is not None  # else rendered as one run of inline content
     if not inline:

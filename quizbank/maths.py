@@ -135,8 +135,9 @@ def check_formula(tex: str) -> str | None:
 
 @lru_cache(maxsize=4096)
 def to_mathml(tex: str, *, display: bool) -> str:
-    """The MathML of a TeX formula, left to right, with the TeX as its `alttext` (what screen
-    readers and copy and paste fall back on); raises FormulaError."""
+    """The MathML of a TeX formula, left to right, with the TeX as its `alttext` and
+    `aria-label` (what screen readers read: Chromium leaves a formula out of the name of an
+    option that holds it otherwise); raises FormulaError."""
     if len(tex) > MAX_FORMULA:
         raise FormulaError(
             f"the formula is {len(tex):,} characters long; the most is {MAX_FORMULA:,}"
@@ -160,6 +161,7 @@ def to_mathml(tex: str, *, display: bool) -> str:
         raise FormulaError(f"{found[1]} is not a command quizbank can draw")
     root = _parsed(written)
     root.set("alttext", tex)
+    root.set("aria-label", tex)  # browsers' accessibility trees, and axe, read no alttext
     root.set("dir", "ltr")
     return etree.tostring(root, encoding="unicode")
 

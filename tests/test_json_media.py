@@ -78,9 +78,9 @@ def test_formulas_are_mathml_with_their_tex_and_markdown_as_written(exports: Pat
     prompt = data["questions"][1]["prompt"]
     assert prompt["markdown"].endswith("$4 + 2 \\times 4$?")
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"' in prompt["html"]
-    assert 'alttext="4 + 2 \\times 4" dir="ltr"' in prompt["html"]
+    assert 'alttext="4 + 2 \\times 4" aria-label="4 + 2 \\times 4" dir="ltr"' in prompt["html"]
     explanation = data["questions"][1]["explanation"]["html"]
-    assert 'display="block" alttext="b = 4 + 2 \\times 4 = 12"' in explanation
+    assert 'display="block" alttext="b = 4 + 2 \\times 4 = 12" aria-label=' in explanation
     assert "it costs $5 and $7, and $3 too." in explanation  # money, and `\$` as a `$`
 
 

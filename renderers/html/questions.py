@@ -150,19 +150,16 @@ def show_answer(lang: str, count: int) -> str:
     return f'<span class="when-closed">{show}</span><span class="when-open">{hide}</span>'
 
 
-# A formula's MathML (quizbank.maths), and a displayed formula's, which ends at the first
-# `</math>`: MathML does not nest. Its TeX is escaped for an attribute (no `"` inside).
-_FORMULA = re.compile(r'<math ([^>]*)alttext="([^"]*)"')
+# A displayed formula's MathML (quizbank.maths), which ends at the first `</math>`: MathML
+# does not nest.
 _DISPLAYED = re.compile(r'<math [^>]*display="block".*?</math>', re.S)
 
 
 def _with_formulas(html: str) -> str:
-    """Formulas ready for the page. Each is named by its TeX (`aria-label`): Chromium and axe
-    read no `alttext`, and leave a formula out of the name of what holds it (the option "$3$
-    shards" would be named "shards"). A displayed formula is in a box of its own that scrolls
-    sideways on a phone when it is wider than the column, and that keyboard users can reach."""
-    named = _FORMULA.sub(r'<math \1alttext="\2" aria-label="\2"', html)
-    return _DISPLAYED.sub(r'<span class="formula" tabindex="0">\g<0></span>', named)
+    """Formulas ready for the page: a displayed formula is in a box of its own that scrolls
+    sideways on a phone when it is wider than the column, and that keyboard users can reach.
+    (Each is named by its TeX already: quizbank.maths sets `aria-label`.)"""
+    return _DISPLAYED.sub(r'<span class="formula" tabindex="0">\g<0></span>', html)
 
 
 def _html(text: str, lang: str, *, inline: bool = False) -> str:
