@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
-from quizbank.diagnostics import Diagnostic, Report
+from quizbank.crosslang import reference_language
+from quizbank.diagnostics import Diagnostic, Position, Report, Severity
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.images import MAX_IMAGE_BYTES
 from quizbank.model import LANGUAGE_CODE
 from quizbank.output import OutputFolder, check_output_folder, safe_relative
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
-from quizbank.project import Bank, QuizFiles, check_quiz, discover
+from quizbank.project import Bank, CheckedQuiz, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, configure, split_options
 from quizbank.renderer import (
     OutputFile,
@@ -74,6 +75,7 @@ class QuizOutcome:
     reused: dict[str, list[str]] = field(default_factory=dict)  # as recorded in the cache
     sources: list[str] = field(default_factory=list)  # its files, as absolute paths
     images: list[str] = field(default_factory=list)  # the image files it uses, likewise
+    losses: dict[str, list[Diagnostic]] = field(default_factory=dict)  # by renderer key
 
 
 @dataclass
@@ -287,6 +289,12 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     languages = [lang for lang in job.languages if lang in checked.translations]
     translations = QuizTranslations(group.quiz_id, checked.translations, languages, checked.images)
     outcome.summaries = quiz_summaries(translations)
+    for active in job.renderers:
+        if (loss := loss_warning(active, checked, translations, strict=job.strict)) is not None:
+            outcome.losses[active.key] = [loss]
+            outcome.diagnostics = [*outcome.diagnostics, loss]
+    if job.strict and outcome.losses:
+        return outcome  # an error: nothing is rendered, nothing written
     pending = []
     for index, active in enumerate(job.renderers):
         if (paths := reusable[active.key]) is not None:
@@ -314,10 +322,19 @@ def _cached_outcome(job: _Job, quiz_id: str, source: str) -> QuizOutcome | None:
     reusable = _reusable_outputs(job, quiz_id, source)
     if any(paths is None for paths in reusable.values()):
         return None
+    losses = {
+        r.key: [Diagnostic.from_json(d) for d in cached.losses[r.key]]
+        for r in job.renderers
+        if r.key in cached.losses
+    }
     return QuizOutcome(
         quiz_id,
         source,
-        diagnostics=[Diagnostic.from_json(d) for d in cached.warnings],
+        diagnostics=[
+            *(Diagnostic.from_json(d) for d in cached.warnings),
+            *(d for found in losses.values() for d in found),
+        ],
+        losses=losses,
         summaries=[QuizSummary(**s) for s in cached.summaries],  # type: ignore[arg-type]
         reused={key: paths for key, paths in reusable.items() if paths is not None},
         sources=cached.sources,
@@ -403,13 +420,18 @@ def _finish(
         previous = job.cache.quizzes.get(outcome.quiz_id)
         if not outcome.written and previous is not None and previous.source == outcome.source:
             continue  # taken from the cache as it was recorded
+        lost = {d for found in outcome.losses.values() for d in found}
         entry = CachedQuiz(
             outcome.source,
-            [d.as_json() for d in outcome.diagnostics],
+            [d.as_json() for d in outcome.diagnostics if d not in lost],
             [vars(s) for s in outcome.summaries],
             dict(previous.outputs) if previous and previous.source == outcome.source else {},
             outcome.sources,
             outcome.images,
+            previous.losses if previous and previous.source == outcome.source else {},
+        )
+        entry.losses.update(
+            {key: [d.as_json() for d in found] for key, found in outcome.losses.items()}
         )
         produced = {key: list(map(str, paths)) for key, paths in outcome.written.items()}
         for key, current in {**produced, **outcome.reused}.items():
@@ -419,6 +441,31 @@ def _finish(
         job.cache.quizzes[outcome.quiz_id] = entry
     job.cache.save(staged)
     job.staging.commit([*written, PurePosixPath(CACHE_FILE)], removed)
+
+
+def loss_warning(
+    active: ActiveRenderer,
+    checked: CheckedQuiz,
+    translations: QuizTranslations,
+    *,
+    strict: bool,
+) -> Diagnostic | None:
+    """One warning (with --strict, an error) for what a format cannot carry of a quiz, naming
+    each question and what it loses, at the first such question of the reference language."""
+    found: dict[int, str] = {}
+    for lang in translations.languages:
+        for loss in active.renderer.losses(translations, lang):
+            found.setdefault(loss.question, loss.what)
+    if not found:
+        return None
+    lang = reference_language(translations.by_lang)
+    ids = [question.id for question in translations[lang].questions]
+    lost = "; ".join(f"question {n + 1} ({ids[n]}) {what}" for n, what in sorted(found.items()))
+    loaded = checked.files[lang]
+    where = ("questions", min(found))
+    position = loaded.document.locate(where) if loaded.document else Position()
+    severity = Severity.ERROR if strict else Severity.WARNING
+    return Diagnostic(loaded.display, position, severity, "", f"{active.name}: {lost}")
 
 
 def _was_given(sources: Sequence[str], inputs: Sequence[Path]) -> bool:

@@ -72,6 +72,8 @@ class CachedQuiz:
     outputs: dict[str, list[str]] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)  # its files, as absolute paths
     images: list[str] = field(default_factory=list)  # the image files it uses, likewise
+    # By renderer key: the warning of what that format could not carry of the quiz.
+    losses: dict[str, list[dict[str, object]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -119,6 +121,7 @@ class BuildCache:
                 entry.outputs,
                 entry.sources,
                 entry.images,
+                {key: [w.model_dump() for w in found] for key, found in entry.losses.items()},
             )
             for quiz_id, entry in document.quizzes.items()
         }
@@ -243,6 +246,7 @@ class _Entry(_Strict):
     outputs: dict[str, list[str]]
     sources: list[Annotated[str, StringConstraints(max_length=4096)]] = []  # absent in older caches
     images: list[Annotated[str, StringConstraints(max_length=4096)]] = []
+    losses: dict[str, list[_Warning]] = {}
 
 
 class _CacheDocument(BaseModel):

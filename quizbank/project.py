@@ -172,6 +172,7 @@ class CheckedQuiz:
         }
 
     sources: dict[str, Path] = field(default_factory=dict)  # by language: the quiz file
+    files: dict[str, LoadedQuiz] = field(default_factory=dict)  # by language, to locate in
 
 
 def check_quiz(
@@ -199,7 +200,7 @@ def check_quiz(
     digests = {lang: item.digest for lang, item in loaded.items()}
     images = {lang: item.images for lang, item in loaded.items() if item.images}
     return CheckedQuiz(
-        group.quiz_id, quizzes(loaded), diagnostics, digests, images, dict(group.files)
+        group.quiz_id, quizzes(loaded), diagnostics, digests, images, dict(group.files), loaded
     )
 
 

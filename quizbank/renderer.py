@@ -17,7 +17,7 @@ from typing import ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from quizbank.images import Image
-from quizbank.model import Quiz
+from quizbank.model import Question, Quiz
 
 
 class RendererOptions(BaseModel):
@@ -84,6 +84,15 @@ def image_files(quiz: QuizTranslations) -> Iterator[OutputFile]:
                 yield OutputFile(image.path, image.data)
 
 
+@dataclass(frozen=True)
+class Loss:
+    """Something of one question that a format cannot carry: `build` warns of it (an error
+    with --strict), naming the question; `what` completes "question 3 (resume-order)…"."""
+
+    question: int  # its index in the quiz's questions
+    what: str  # "is left out: gift has no ordering questions"
+
+
 OptionsT = TypeVar("OptionsT", bound=RendererOptions)
 
 
@@ -94,6 +103,9 @@ class Renderer(ABC, Generic[OptionsT]):
     description: ClassVar[str]
     extension: ClassVar[str]
     Options: ClassVar[type[RendererOptions]] = RendererOptions
+    # The question types (`type:` in the YAML) the format carries; None for every type. The
+    # others are left out of its files, and `losses` reports them.
+    supported_types: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, options: OptionsT) -> None:
         self.options = options
@@ -112,6 +124,18 @@ class Renderer(ABC, Generic[OptionsT]):
     @abstractmethod
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         """One quiz in one language, as the text of one file."""
+
+    def carries(self, question: Question) -> bool:
+        """Whether the format writes this question (its type is one it supports)."""
+        return self.supported_types is None or question.type in self.supported_types
+
+    def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
+        """What the format cannot carry of one language's quiz: by default, each question of a
+        type it does not support. A renderer that loses more (a feedback, an image) adds it."""
+        for index, question in enumerate(quiz[lang].questions):
+            if not self.carries(question):
+                what = f"is left out: {self.name} has no {question.type} questions"
+                yield Loss(index, what)
 
     def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
         """Files for the whole bank (an index, a schema); none by default."""
