@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer
 
 from quizbank.grading import option_grades
+from quizbank.images import Image
 from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 from quizbank.renderer import QuizSummary, QuizTranslations
@@ -30,19 +31,28 @@ ASSETS = ROOT / "renderers" / "html" / "assets"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
 
-def load(folder: Path, lang: str, quiz_id: str) -> Quiz:
+def load_with_images(folder: Path, lang: str, quiz_id: str) -> tuple[Quiz, dict[str, Image]]:
+    """A quiz file validated, with the images its texts show, as a build reads them."""
     loaded = load_quiz(folder / lang / f"{quiz_id}.yaml")
     # The fixture holds raw HTML on purpose: the one problem it may have is that warning.
     unexpected = [d for d in loaded.diagnostics if "raw HTML is shown as text" not in d.message]
     assert loaded.quiz is not None and not unexpected, unexpected
-    return loaded.quiz
+    return loaded.quiz, loaded.images
+
+
+def load(folder: Path, lang: str, quiz_id: str) -> Quiz:
+    return load_with_images(folder, lang, quiz_id)[0]
 
 
 def build(out: Path, folder: Path, quiz_id: str, *, shuffle: bool = False) -> dict[str, Path]:
-    """Render one quiz in both languages, and the index, with the renderer itself."""
-    quizzes = {lang: load(folder, lang, quiz_id) for lang in LANGS}
+    """Render one quiz in both languages, its images inside the pages, and the index, with the
+    renderer itself."""
+    loaded = {lang: load_with_images(folder, lang, quiz_id) for lang in LANGS}
+    quizzes = {lang: quiz for lang, (quiz, _) in loaded.items()}
+    images = {lang: found for lang, (_, found) in loaded.items()}
     renderer = HtmlRenderer(HtmlOptions(shuffle=shuffle))
-    files = list(renderer.render_quiz(QuizTranslations(quiz_id, quizzes, list(LANGS))))
+    translations = QuizTranslations(quiz_id, quizzes, list(LANGS), images)
+    files = list(renderer.render_quiz(translations))
     summaries = [
         QuizSummary(quiz_id, lang, quiz.title, quiz.level.value, len(quiz.questions))
         for lang, quiz in quizzes.items()

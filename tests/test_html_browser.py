@@ -23,7 +23,7 @@ from babel.numbers import format_decimal, format_percent
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer
 from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, VNU, build, load
-from test_html_media import GRID, MEDIA, MEDIA_ID, PRACTICE_ID, build_with_images, one_question
+from test_html_media import GRID, MEDIA, MEDIA_ID, PRACTICE_ID, one_question
 from test_html_media import render as render_page
 
 from quizbank.grading import option_grades
@@ -1035,8 +1035,8 @@ def assert_drawn_with_a_math_font(page: Page) -> None:
 
 @pytest.fixture(scope="module")
 def media_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    media = build_with_images(tmp_path_factory.mktemp("media"), MEDIA, MEDIA_ID)
-    practice = build_with_images(tmp_path_factory.mktemp("practice"), CONTENT, PRACTICE_ID)
+    media = build(tmp_path_factory.mktemp("media"), MEDIA, MEDIA_ID)
+    practice = build(tmp_path_factory.mktemp("practice"), CONTENT, PRACTICE_ID)
     return {
         **{f"media/{name}": path for name, path in media.items()},
         **{f"practice/{name}": path for name, path in practice.items()},
@@ -1170,7 +1170,7 @@ def test_every_page_with_images_and_formulas_is_valid_html(
     data:` too (it reads no `data:` URL as one): only that report is left out (test_html_media
     checks the policy). A page with a known mistake goes along, to show that reports get out."""
     assert VNU.is_file(), "the Nu HTML Checker is not installed: run `npm ci`"
-    first = build_with_images(tmp_path / "first", CONTENT, QUIZ_ID)
+    first = build(tmp_path / "first", CONTENT, QUIZ_ID)
     broken = tmp_path / "broken.html"
     media = media_site[f"media/en/{MEDIA_ID}.html"].read_text(encoding="utf-8")
     broken.write_text(media.replace('id="q-pick-image"', 'id="q-diagram"'), encoding="utf-8")

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer, questions
-from test_html import CONTENT, LANGS, QUIZ_ID, Elements, load
+from test_html import CONTENT, LANGS, QUIZ_ID, Elements, build, load
 
 from quizbank.images import Image
-from quizbank.loader import load_quiz
 from quizbank.model import Quiz
-from quizbank.renderer import QuizSummary, QuizTranslations
+from quizbank.renderer import QuizTranslations
 
 MEDIA = Path(__file__).resolve().parent / "fixtures" / "media"
 MEDIA_ID = "media"
@@ -40,36 +39,6 @@ IMAGES = {
 POLICY = "default-src 'none'; {}style-src 'unsafe-inline'; script-src 'unsafe-inline'; " + (
     "base-uri 'none'; form-action 'none'"
 )
-
-
-def load_with_images(folder: Path, lang: str, quiz_id: str) -> tuple[Quiz, dict[str, Image]]:
-    """A quiz file validated, with the images its texts use, as a build reads them."""
-    loaded = load_quiz(folder / lang / f"{quiz_id}.yaml")
-    assert loaded.quiz is not None and not loaded.diagnostics, loaded.diagnostics
-    return loaded.quiz, loaded.images
-
-
-def build_with_images(out: Path, folder: Path, quiz_id: str) -> dict[str, Path]:
-    """One quiz in both languages, its images inside the pages, and the index, rendered by the
-    renderer itself; the files written, by path."""
-    loaded = {lang: load_with_images(folder, lang, quiz_id) for lang in LANGS}
-    quizzes = {lang: quiz for lang, (quiz, _) in loaded.items()}
-    images = {lang: found for lang, (_, found) in loaded.items()}
-    renderer = HtmlRenderer(HtmlOptions())
-    files = list(renderer.render_quiz(QuizTranslations(quiz_id, quizzes, list(LANGS), images)))
-    files += renderer.render_bank(
-        [
-            QuizSummary(quiz_id, lang, q.title, q.level.value, len(q.questions))
-            for lang, q in quizzes.items()
-        ]
-    )
-    written = {}
-    for file in files:
-        path = out / file.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(file.content)
-        written[str(file.path)] = path
-    return written
 
 
 def render(quiz: dict[str, Any], images: dict[str, Image] | None = None) -> str:
@@ -96,7 +65,7 @@ def one_question(lang: str, **question: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    built = build_with_images(tmp_path_factory.mktemp("media"), MEDIA, MEDIA_ID)
+    built = build(tmp_path_factory.mktemp("media"), MEDIA, MEDIA_ID)
     return {lang: built[f"{lang}/{MEDIA_ID}.html"].read_text(encoding="utf-8") for lang in LANGS}
 
 
@@ -272,7 +241,7 @@ def test_a_text_without_a_dollar_is_not_looked_at_again(
 
 
 def test_the_bundled_diagram_and_formulas(tmp_path: Path) -> None:
-    built = build_with_images(tmp_path, CONTENT, PRACTICE_ID)
+    built = build(tmp_path, CONTENT, PRACTICE_ID)
     diagram = (CONTENT / "images" / "sharded-checkpoint.svg").read_bytes()
     for lang in LANGS:
         page = built[f"{lang}/{PRACTICE_ID}.html"].read_text(encoding="utf-8")
