@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from quizbank.bank import bank_titles
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
 from quizbank.crosslang import reference_language
 from quizbank.diagnostics import Diagnostic, Position, Report, Severity
 from quizbank.errors import QuizbankError, UsageError
-from quizbank.images import MAX_IMAGE_BYTES
+from quizbank.images import MAX_IMAGE_BYTES, content_folder
 from quizbank.model import LANGUAGE_CODE
 from quizbank.output import OutputFolder, check_output_folder, safe_relative
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
@@ -105,11 +106,12 @@ class _Job:
     cache: BuildCache
     sources: dict[str, str] = field(default_factory=dict)  # quiz id: hash of its sources
     current: QuizTranslations | None = None  # the quiz whose formats workers render
+    bank_title: dict[str, str] = field(default_factory=dict)  # by language, for bank files
 
     @property
     def settings(self) -> str:
         """What the outcome of checking a quiz depends on besides its files."""
-        return f"{self.strict}|{self.max_image_bytes}"
+        return f"{self.strict}|{self.max_image_bytes}|{sorted(self.bank_title.items())}"
 
 
 _JOB: _Job | None = None
@@ -180,6 +182,7 @@ def build(
             request.out_dir,
             folder,
             cache,
+            bank_title=_bank_title(bank, renderers),
         )
         outcomes: list[QuizOutcome] = []
         for outcome in _process_all(bank.groups, jobs):
@@ -287,7 +290,9 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
         outcome.source = parsed
         reusable = dict.fromkeys(reusable)
     languages = [lang for lang in job.languages if lang in checked.translations]
-    translations = QuizTranslations(group.quiz_id, checked.translations, languages, checked.images)
+    translations = QuizTranslations(
+        group.quiz_id, checked.translations, languages, checked.images, job.bank_title
+    )
     outcome.summaries = quiz_summaries(translations)
     for active in job.renderers:
         if (loss := loss_warning(active, checked, translations, strict=job.strict)) is not None:
@@ -401,6 +406,7 @@ def _finish(
         for active in job.renderers
         for path in _stage(job.staging, active.name, active.renderer.render_bank(summaries))
     ]
+    bank_files += _combined(job, summaries)
     # An image two quizzes use is one file, written by both.
     written = list(
         dict.fromkeys([p for o in outcomes for paths in o.written.values() for p in paths])
@@ -441,6 +447,40 @@ def _finish(
         job.cache.quizzes[outcome.quiz_id] = entry
     job.cache.save(staged)
     job.staging.commit([*written, PurePosixPath(CACHE_FILE)], removed)
+
+
+def _bank_title(bank: Bank, renderers: Sequence[ActiveRenderer]) -> dict[str, str]:
+    """The bank's title in each language, when a renderer writes a file of the whole bank (the
+    content folder of the first quiz file holds bank.yaml)."""
+    if not bank.groups or not any(active.renderer.combines for active in renderers):
+        return {}
+    first = next(iter(bank.groups[0].files.values()))
+    return bank_titles(content_folder(first), bank.languages)
+
+
+def _combined(job: _Job, summaries: Sequence[QuizSummary]) -> list[PurePosixPath]:
+    """The bank-wide files of the renderers that make one: each language's from every quiz's
+    file in it, staged by this build or kept from an earlier one, in the order of the ids."""
+    staged = job.staging.staging
+    assert staged is not None
+    written: list[PurePosixPath] = []
+    for active in job.renderers:
+        if not active.renderer.combines:
+            continue
+        for lang in job.languages:
+            parts = []
+            for summary in summaries:
+                if summary.lang != lang:
+                    continue
+                path = PurePosixPath(active.name) / active.renderer.output_path(
+                    lang, summary.quiz_id
+                )
+                source = staged / path if (staged / path).is_file() else job.out_dir / path
+                parts.append(source.read_bytes())
+            bank = active.renderer.combine(lang, parts)
+            if bank is not None:
+                written += _stage(job.staging, active.name, [bank])
+    return written
 
 
 def loss_warning(

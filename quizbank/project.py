@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 
+from quizbank.bank import BANK_FILE
 from quizbank.crosslang import check_coverage, check_translations, quizzes
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
@@ -90,10 +91,13 @@ def discover(paths: Iterable[Path]) -> Bank:
 
 
 def _quiz_files_under(folder: Path) -> Iterator[Path]:
-    """The quiz files in a folder tree, links included (and not followed into folders)."""
+    """The quiz files in a folder tree, links included (and not followed into folders); the
+    bank's own file (bank.yaml outside the language folders) is not one."""
     for parent, _, names in os.walk(folder):
         for name in names:
-            if name.endswith(SUFFIXES):
+            if name.endswith(SUFFIXES) and not (
+                name == BANK_FILE and not LANGUAGE_CODE.match(Path(parent).name)
+            ):
                 yield Path(parent, name)
 
 

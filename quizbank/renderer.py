@@ -43,6 +43,7 @@ class QuizTranslations:
     by_lang: Mapping[str, Quiz]
     languages: Sequence[str]
     images: Mapping[str, Mapping[str, Image]] = field(default_factory=dict)
+    bank_title: Mapping[str, str] = field(default_factory=dict)  # by language (quizbank.bank)
 
     def __getitem__(self, lang: str) -> Quiz:
         return self.by_lang[lang]
@@ -136,6 +137,17 @@ class Renderer(ABC, Generic[OptionsT]):
             if not self.carries(question):
                 what = f"is left out: {self.name} has no {question.type} questions"
                 yield Loss(index, what)
+
+    @property
+    def combines(self) -> bool:
+        """Whether `build` asks `combine` for a file of the whole bank (no, by default)."""
+        return False
+
+    def combine(self, lang: str, parts: Sequence[bytes]) -> OutputFile | None:
+        """One language's file of the whole bank, from every quiz's file in that language (as
+        `render_quiz` wrote it at `output_path`, in the order of the quiz ids); asked only when
+        `combines`."""
+        return None
 
     def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
         """Files for the whole bank (an index, a schema); none by default."""

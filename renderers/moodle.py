@@ -117,6 +117,12 @@ class MoodleOptions(RendererOptions):
     numbering: Literal["abc", "ABCD", "123", "iii", "IIII", "none"] = Field(
         "abc", description="How Moodle numbers the options (answernumbering)."
     )
+    bank: bool = Field(
+        False,
+        description="Also write bank/<lang>.xml, every quiz in one file for one import, each in "
+        "its own category under the bank's ($course$/top/<bank title>/<quiz title>); the bank's "
+        "title is in content/bank.yaml, or the folder's name.",
+    )
 
 
 def _idnumber(*parts: str) -> str:
@@ -500,19 +506,34 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         content = self._file(quiz, langs, ", ".join(langs))
         yield OutputFile(PurePosixPath("multilang", f"{quiz.quiz_id}.{self.extension}"), content)
 
+    @property
+    def combines(self) -> bool:
+        return self.options.bank
+
+    def combine(self, lang: str, parts: Sequence[bytes]) -> OutputFile | None:
+        """`bank/<lang>.xml`: the questions of every quiz's file, categories and all, in one
+        `<quiz>` (each file is the declaration and `<quiz>`, its questions, then `</quiz>`)."""
+        head, tail = f"{_XML_DECLARATION}<quiz>\n".encode(), b"</quiz>\n"
+        body = [part[len(head) : -len(tail)] for part in parts]
+        content = b"".join([head, *body, tail])
+        return OutputFile(PurePosixPath("bank", f"{lang}.{self.extension}"), content)
+
     def _file(self, quiz: QuizTranslations, langs: list[str], label: str) -> bytes:
         """The file of a quiz in `langs`, its texts with the images of each language."""
+        bank = quiz.bank_title.get(langs[0]) if self.options.bank else None
         with _media([(lang, quiz.images_of(lang)) for lang in langs]):
-            return self._xml(quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], label)
+            return self._xml(quiz.quiz_id, [(lang, quiz[lang]) for lang in langs], label, bank)
 
-    def _xml(self, quiz_id: str, versions: Versions[Quiz], label: str) -> bytes:
+    def _xml(
+        self, quiz_id: str, versions: Versions[Quiz], label: str, bank: str | None = None
+    ) -> bytes:
         """The category, then each question, each checked and encoded as it is written.
 
         Pieces of UTF-8 joined once hold about the size of the file; a tree of every element,
         or the whole text before it is encoded, held several times that for a big quiz.
         """
         try:
-            parts = [_encoded(self._category(versions, label))]
+            parts = [_encoded(self._category(versions, label, bank))]
         except ValueError as exc:
             raise RendererError(f"renderer 'moodle': quiz {quiz_id!r}: {exc}") from None
         end = f"{_tags(versions[0][1].tags)}  </question>\n"
@@ -526,21 +547,24 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         parts.append(b"</quiz>\n")
         return b"".join(parts)
 
-    def _category(self, versions: Versions[Quiz], label: str) -> str:
-        """The XML declaration, then a category named after the quiz, its description as the
-        category's information (in which Moodle's importer takes no file: images are their alt
-        text).
+    def _category(self, versions: Versions[Quiz], label: str, bank: str | None) -> str:
+        """The XML declaration, then a category named after the quiz (under the bank's, in a
+        bank), its description as the category's information (in which Moodle's importer takes
+        no file: images are their alt text).
 
         The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
         title = _inert(f"{_untagged(to_plain(versions[0][1].title))} ({label})")
         info = _without_images(_html(versions, _DESCRIPTION, self._syntax))
+        path = _category_name(title)
+        if bank is not None:
+            path = f"{_category_name(_inert(_untagged(bank)))}/{path}"
         return (
             f"{_XML_DECLARATION}<quiz>\n"
             '  <question type="category">\n'
             "    <category>\n"
-            f"      <text>{_cdata(f'$course$/top/{_category_name(title)}')}</text>\n"
+            f"      <text>{_cdata(f'$course$/top/{path}')}</text>\n"
             "    </category>\n"
             f"{_field('info', info)}"
             "  </question>\n"
