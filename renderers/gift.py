@@ -56,10 +56,13 @@ GIFT (Moodle XML makes it the category's information).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
+from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Any, ClassVar
+
+from pydantic import Field
 
 from quizbank.errors import RendererError
 from quizbank.grading import option_grades
@@ -76,7 +79,7 @@ from quizbank.model import (
     TrueFalse,
     question_texts,
 )
-from quizbank.renderer import Loss, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
 from . import moodle as m
 from .moodle_types import _number, _percent, _plain_line
@@ -131,13 +134,17 @@ def _html(text: str | None, lang: str, *, inline: bool = False) -> str:
     return _escaped(html_text(text, lang, inline=inline)) if text else ""
 
 
-def _category(quiz: Quiz) -> str:
-    """The `$CATEGORY:` block, named as the Moodle XML export names the quiz's category.
+def _category(quiz: Quiz, bank: str | None = None) -> str:
+    """The `$CATEGORY:` block, named as the Moodle XML export names the quiz's category (under
+    the bank's, in a bank).
 
     Moodle turns back only `\\\\` in this line (escapedchar_pre; no escapedchar_post): it is
     written raw, backslashes doubled."""
     title = m._inert(f"{m._untagged(to_plain(quiz.title))} ({quiz.lang})")
-    name = m._category_name(title).replace("\\", "\\\\")
+    path = m._category_name(title)
+    if bank is not None:
+        path = f"{m._category_name(m._inert(m._untagged(bank)))}/{path}"
+    name = path.replace("\\", "\\\\")
     if "&&" in name:
         name = _AMPERSANDS.sub("&" + _WORD_JOINER, name)
     return f"$CATEGORY: $course$/top/{name}\n"
@@ -320,19 +327,39 @@ def question_losses(question: Question) -> list[str]:
 # ------------------------------------------------------------------------------------ renderer
 
 
-class GiftRenderer(Renderer[RendererOptions]):
+class GiftOptions(RendererOptions):
+    """Options of the GIFT renderer."""
+
+    bank: bool = Field(
+        False,
+        description="Also write bank/<lang>.gift, every quiz in one file for one import, each in "
+        "its own category under the bank's (the title in content/bank.yaml, or the folder's).",
+    )
+
+
+class GiftRenderer(Renderer[GiftOptions]):
     """Moodle's GIFT text format for the question bank import: a category per quiz and language."""
 
     name = "gift"
     description = "Moodle's GIFT text format for the question bank import"
     extension = "gift"
-    Options = RendererOptions
+    Options = GiftOptions
     supported_types: ClassVar[frozenset[str] | None] = frozenset(WRITERS)
+
+    @property
+    def combines(self) -> bool:
+        return self.options.bank
+
+    def combine(self, lang: str, parts: Sequence[bytes]) -> OutputFile | None:
+        """`bank/<lang>.gift`: every quiz's file, each opening with its `$CATEGORY:` line."""
+        content = b"\n".join(part.rstrip(b"\n") + b"\n" for part in parts)
+        return OutputFile(PurePosixPath("bank", f"{lang}.{self.extension}"), content)
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         current = quiz[lang]
         tags = "".join(f" [tag:{tag}]" for tag in current.tags)
-        blocks = [_category(current)]
+        bank = quiz.bank_title.get(lang) if self.options.bank else None
+        blocks = [_category(current, bank)]
         for question in current.questions:
             if not self.carries(question):
                 continue

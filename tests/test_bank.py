@@ -94,3 +94,22 @@ def test_bank_yaml_is_not_taken_for_a_quiz(content: Path, cli: Callable[..., Run
     run = cli("validate", str(content))
     assert run.code == 0, run.out
     assert "in 6 files" in run.out
+
+
+def test_the_gift_bank_file_is_every_quiz_s_file_under_the_bank_s_category(
+    content: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "dist"
+    request = BuildRequest(
+        paths=[content], out_dir=out, formats=["gift"], options=["gift.bank=true"]
+    )
+    assert not build(request, discover_renderers()).report.has_errors
+    bank = (out / "gift" / "bank" / "ur.gift").read_text("utf-8")
+    quizzes = sorted((out / "gift" / "ur").glob("*.gift"))
+    assert bank == "\n".join(q.read_text("utf-8").rstrip("\n") + "\n" for q in quizzes)
+    categories = [line for line in bank.splitlines() if line.startswith("$CATEGORY:")]
+    assert len(categories) == 3
+    assert all(
+        c.startswith("$CATEGORY: $course$/top/چیک پوائنٹس اور تربیت جاری رکھنا/")
+        for c in categories
+    )
