@@ -18,6 +18,7 @@ import pytest
 import quizbank_renderers.moodle as moodle
 from conftest import REPO
 from quizbank_renderers.gift import (
+    GiftOptions,
     GiftRenderer,
     _escaped_plain,
     accepted_answers,
@@ -42,7 +43,7 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.registry import discover_renderers
-from quizbank.renderer import QuizTranslations, RendererOptions
+from quizbank.renderer import QuizTranslations
 
 FIXTURES = REPO / "tests" / "fixtures"
 WJ = "\u2060"
@@ -598,7 +599,7 @@ def edge(tmp_path_factory: pytest.TempPathFactory) -> QuizTranslations:
 
 
 def _render(quiz: QuizTranslations, lang: str) -> str:
-    return GiftRenderer(RendererOptions()).render(quiz, lang)
+    return GiftRenderer(GiftOptions()).render(quiz, lang)
 
 
 def _check_every_question(quiz: QuizTranslations, lang: str) -> list[dict[str, Any]]:
@@ -747,9 +748,7 @@ def test_idnumber_and_tags_are_in_the_comment_moodle_reads(edge: QuizTranslation
 
 def test_what_gift_loses_is_reported(edge: QuizTranslations) -> None:
     every = _quizzes(FIXTURES / "types", "every-type")
-    losses = {
-        loss.question: loss.what for loss in GiftRenderer(RendererOptions()).losses(every, "en")
-    }
+    losses = {loss.question: loss.what for loss in GiftRenderer(GiftOptions()).losses(every, "en")}
     assert losses == {
         1: "is shuffled as the Moodle site says (gift cannot say shuffle: false)",
         3: "is worth 1 mark, not 2 (gift has no marks)",
