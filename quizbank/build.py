@@ -492,17 +492,21 @@ def loss_warning(
 ) -> Diagnostic | None:
     """One warning (with --strict, an error) for what a format cannot carry of a quiz, naming
     each question and what it loses, at the first such question of the reference language."""
-    found: dict[int, str] = {}
+    found: dict[int, str] = {}  # by question index; -1 for the quiz itself
     for lang in translations.languages:
         for loss in active.renderer.losses(translations, lang):
-            found.setdefault(loss.question, loss.what)
+            found.setdefault(-1 if loss.question is None else loss.question, loss.what)
     if not found:
         return None
     lang = reference_language(translations.by_lang)
     ids = [question.id for question in translations[lang].questions]
-    lost = "; ".join(f"question {n + 1} ({ids[n]}) {what}" for n, what in sorted(found.items()))
+    lost = "; ".join(
+        f"the quiz {what}" if n < 0 else f"question {n + 1} ({ids[n]}) {what}"
+        for n, what in sorted(found.items())
+    )
     loaded = checked.files[lang]
-    where = ("questions", min(found))
+    first = min(found)
+    where: tuple[str | int, ...] = ("questions", first) if first >= 0 else ()
     position = loaded.document.locate(where) if loaded.document else Position()
     severity = Severity.ERROR if strict else Severity.WARNING
     return Diagnostic(loaded.display, position, severity, "", f"{active.name}: {lost}")

@@ -87,10 +87,11 @@ def image_files(quiz: QuizTranslations) -> Iterator[OutputFile]:
 
 @dataclass(frozen=True)
 class Loss:
-    """Something of one question that a format cannot carry: `build` warns of it (an error
-    with --strict), naming the question; `what` completes "question 3 (resume-order)…"."""
+    """Something of one question (or of the quiz) that a format cannot carry: `build` warns of
+    it (an error with --strict), naming the question; `what` completes "question 3
+    (resume-order)…" (or "the quiz…")."""
 
-    question: int  # its index in the quiz's questions
+    question: int | None  # its index in the quiz's questions; None for the quiz itself
     what: str  # "is left out: gift has no ordering questions"
 
 

@@ -386,6 +386,7 @@ class GiftRenderer(Renderer[GiftOptions]):
 
     def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
         """The questions left out (cloze, ordering), and what each other question loses."""
+        yield Loss(None, "loses its description: gift has no place for it")
         left_out = {loss.question: loss for loss in super().losses(quiz, lang)}
         for index, question in enumerate(quiz[lang].questions):
             if index in left_out:

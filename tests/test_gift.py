@@ -750,6 +750,7 @@ def test_what_gift_loses_is_reported(edge: QuizTranslations) -> None:
     every = _quizzes(FIXTURES / "types", "every-type")
     losses = {loss.question: loss.what for loss in GiftRenderer(GiftOptions()).losses(every, "en")}
     assert losses == {
+        None: "loses its description: gift has no place for it",
         1: "is shuffled as the Moodle site says (gift cannot say shuffle: false)",
         3: "is worth 1 mark, not 2 (gift has no marks)",
         5: "is worth 1 mark, not 3 (gift has no marks)",
@@ -778,7 +779,8 @@ def test_a_build_warns_of_the_losses_and_fails_with_strict(tmp_path: Path) -> No
     )
     result = build(request, registry)
     [warning] = [d.format() for d in result.report.diagnostics]
-    assert ": warning: gift: question 2 (pick-all) is shuffled" in warning
+    assert ": warning: gift: the quiz loses its description: gift has no place for it; " in warning
+    assert "; question 2 (pick-all) is shuffled" in warning
     assert "question 7 (resume-order) is left out: gift has no ordering questions" in warning
     assert (tmp_path / "dist" / "gift" / "ur" / "every-type.gift").is_file()
     strict = BuildRequest(
