@@ -1,0 +1,586 @@
+"""Canvas-ready QTI 1.2: `qti12/<lang>/<quiz-id>.zip`, one package per quiz and language for
+Canvas's *QTI .zip file* import (Classic Quizzes).
+
+The package is laid out as Canvas's own QTI export (lib/cc/qti/qti_generator.rb,
+qti_manifest.rb) and text2qti write it: `imsmanifest.xml`; `<assessment>/<assessment>.xml`, the
+QTI 1.2 assessment (resource type `imsqti_xmlv1p2`), depending on `<assessment>/
+assessment_meta.xml`, Canvas's quiz settings (an `associatedcontent/imscc_xmlv1p1/
+learning-application-resource`, which Canvas's importer finds as `<assessment ident>/
+assessment_meta.xml`); and each image under `images/`, a `webcontent` resource. Canvas converts
+QTI 1.2 to QTI 2 with its QTIMigrationTool, then reads the items (gems/plugins/qti_exporter);
+each item is written as Canvas's own export writes its type (lib/cc/qti/qti_items.rb): the
+`question_type` and `points_possible` metadata, the response elements and respconditions its
+importer reads, `general_fb` (the explanation, Canvas's neutral comments) and `<n>_fb` per answer.
+The types, one writer each in qti12_types.py: multiple choice, multiple answers, true/false,
+short answer (fill in the blank), numerical (an exact answer with a margin), matching, essay,
+and a cloze as multiple dropdowns (choice gaps) or fill in multiple blanks (typed gaps).
+
+Idents are stable, so that a re-import recognises what it imported: the assessment is
+`qb_<quiz-id>_<lang>` and each item `qb_<quiz-id>_<lang>_<question-id>` (the `_` is in no id).
+Answers and matches are numbers derived from their ids, as in Canvas's export: its importer keeps
+a numeric ident (which QTIMigrationTool writes `RESPONSE_<n>`) as the answer's id, finds the
+answer's feedback as `FEEDBACK_<n>_fb`, and a match's id is the first number of its ident. No
+feedback ident holds an author's word: Canvas also files a feedback whose ident says `correct`,
+`wrong` or `general_` as the question's own.
+
+Texts are the core's safe HTML in a container of their language (`<div dir="rtl" lang="ur">`;
+a `<span>` where a text is inline), as Canvas's sanitizer (canvas_sanitize) keeps them: it allows
+`dir` and `lang` on every element but has no `<bdi>`, so the core's isolated Latin runs are
+`<span dir="ltr" lang="en">`, which HTML isolates as well (`[dir]` is `unicode-bidi: isolate`).
+Drop-down choices and blanks' answers are plain text, as Canvas stores them (an image is its alt
+text, a formula its TeX).
+
+Formulas are TeX for Canvas's MathJax: `\\(…\\)`, and `\\(\\displaystyle …\\)` for a displayed
+one. Canvas (mathml.js, isMathInElement) loads MathJax for user content when it finds `\\(` or
+`$$` in the text (or a `<math>`), and its equation editor writes `\\(…\\)`, which every version
+of its sanitizer keeps as text; MathML would need a sanitizer and an editor that keep `<math>`,
+and `\\[…\\]` alone does not make Canvas load MathJax. The core renders MathML, whose `alttext` is
+the formula's TeX: only a formula becomes TeX, so an author's own `\\(`, `$$` or `\\begin` is made
+inert (a word joiner, U+2060, after the `\\` or the first `$`), as are Canvas's own placeholders
+(`$IMS-CC-FILEBASE$`, `$CANVAS_…$`, `$WIKI_REFERENCE$`).
+
+Images are files of the package, `images/<name>-<hash>.<ext>`, each a `webcontent` resource of
+the manifest, addressed `%24IMS-CC-FILEBASE%24/images/…` as Canvas's QTI export and text2qti
+address them; Canvas imports them into the course's files and rewrites the addresses.
+
+What Canvas cannot carry is reported by `losses` (and never dropped silently): ordering
+questions (Classic Quizzes has none), a cloze mixing drop-down and typed gaps (left out), typed
+answers' case and wildcards, a numerical gap's tolerance, essays' grader information and word
+limits, multiple answers graded otherwise than quizbank grades them, and shuffling kept or lost
+for a whole quiz (Canvas shuffles all of a quiz's answers or none, and always shuffles matches).
+
+Zips are deterministic: fixed timestamps and permissions, the manifest first and then every
+entry by name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import zipfile
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
+from html import escape
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from pydantic import Field
+
+from quizbank.errors import RendererError
+from quizbank.images import Image
+from quizbank.locales import direction, is_rtl
+from quizbank.markup import media, to_html, to_plain
+from quizbank.model import GAP, QUESTION_MODELS, Cloze, Question, Quiz
+from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+
+from .moodle_types import _number as number
+
+if TYPE_CHECKING:
+    from .qti12_types import Writer
+
+QTI_NAMESPACE = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+CANVAS_NAMESPACE = "http://canvas.instructure.com/xsd/cccv1p0"
+MANIFEST_NAMESPACE = "http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1"
+IMSMD_NAMESPACE = "http://www.imsglobal.org/xsd/imsmd_v1p2"
+XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance"
+ASSESSMENT_TYPE = "imsqti_xmlv1p2"
+META_TYPE = "associatedcontent/imscc_xmlv1p1/learning-application-resource"
+META_FILE = "assessment_meta.xml"
+MANIFEST_FILE = "imsmanifest.xml"
+IMAGE_FOLDER = "images"
+FILEBASE = "%24IMS-CC-FILEBASE%24/"  # $IMS-CC-FILEBASE$: the package's root, for Canvas
+NAME_MAX = 80  # a question's name: its prompt, shortened
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+class Qti12Options(RendererOptions):
+    """Options of the Canvas QTI 1.2 renderer."""
+
+    shuffle_answers: bool = Field(
+        True,
+        description="Let Canvas shuffle the answers (the quiz setting of that name), unless a "
+        "question of the quiz keeps its order (shuffle: false).",
+    )
+
+
+# ------------------------------------------------------------------------------------ XML text
+
+
+def attr(value: str) -> str:
+    """Text escaped for an attribute between double quotes."""
+    return escape(value, quote=True)
+
+
+def text(value: str) -> str:
+    """Text escaped as an element's content (`]]>` becomes `]]&gt;`)."""
+    return escape(value, quote=False)
+
+
+def material(html: str, indent: str) -> str:
+    """A `<material>` with one HTML text, as Canvas's export writes a question's or an answer's."""
+    return (
+        f"{indent}<material>\n"
+        f'{indent}  <mattext texttype="text/html">{text(html)}</mattext>\n'
+        f"{indent}</material>\n"
+    )
+
+
+def plain_material(value: str, indent: str) -> str:
+    """A `<material>` with plain text: a drop-down's choice, a blank's answer, a match."""
+    return (
+        f"{indent}<material>\n"
+        f'{indent}  <mattext texttype="text/plain">{text(value)}</mattext>\n'
+        f"{indent}</material>\n"
+    )
+
+
+def varequal(respident: str, value: str, *, case: bool = False) -> str:
+    """A `<varequal>`; `case` for a text compared with its case (QTI's default is without)."""
+    sensitive = ' case="Yes"' if case else ""
+    return f'<varequal respident="{attr(respident)}"{sensitive}>{text(value)}</varequal>'
+
+
+def respcondition(
+    condition: str,
+    *,
+    keep_going: bool = False,
+    score: str | None = None,
+    add: bool = False,
+    feedback: str | None = None,
+) -> str:
+    """A `<respcondition>` (at the resprocessing's indent): `condition` in its `<conditionvar>`,
+    then the score it sets (or adds), then the feedback it shows, in the DTD's order."""
+    keep = "Yes" if keep_going else "No"
+    lines = [
+        f'          <respcondition continue="{keep}">\n',
+        f"            <conditionvar>\n              {condition}\n            </conditionvar>\n",
+    ]
+    if score is not None:
+        action = "Add" if add else "Set"
+        lines.append(f'            <setvar action="{action}" varname="SCORE">{score}</setvar>\n')
+    if feedback is not None:
+        lines.append(
+            f'            <displayfeedback feedbacktype="Response" linkrefid="{attr(feedback)}"/>\n'
+        )
+    lines.append("          </respcondition>\n")
+    return "".join(lines)
+
+
+def item_feedback(ident: str, html: str) -> str:
+    """An `<itemfeedback>` with one HTML text, as Canvas's export writes one."""
+    return (
+        f'        <itemfeedback ident="{attr(ident)}">\n'
+        "          <flow_mat>\n"
+        f"{material(html, '            ')}"
+        "          </flow_mat>\n"
+        "        </itemfeedback>\n"
+    )
+
+
+def share(count: int) -> str:
+    """Each of `count` parts' share of the score, as Canvas's export adds it (`33.33`)."""
+    return f"{100 / count:.2f}"
+
+
+# ---------------------------------------------------------------------------------------- idents
+
+_NUMBER_LOW = 1_000
+_NUMBER_SPAN = 9_999_000  # numbers of four to seven digits, as Canvas's answer ids are
+
+
+class Numbers:
+    """The numeric idents of one question's answers and matches: each a number derived from its
+    key (stable when options move), the next free one when two keys meet."""
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._by_key: dict[str, str] = {}
+        self._taken: set[int] = set()
+
+    def __call__(self, key: str) -> str:
+        found = self._by_key.get(key)
+        if found is not None:
+            return found
+        digest = hashlib.sha256(f"{self._seed}\0{key}".encode()).digest()
+        offset = int.from_bytes(digest[:4], "big") % _NUMBER_SPAN
+        while offset + _NUMBER_LOW in self._taken:
+            offset = (offset + 1) % _NUMBER_SPAN
+        self._taken.add(offset + _NUMBER_LOW)
+        self._by_key[key] = found = str(offset + _NUMBER_LOW)
+        return found
+
+
+def assessment_ident(quiz_id: str, lang: str) -> str:
+    """The assessment's ident (and its folder in the package): `qb_<quiz-id>_<lang>`."""
+    return f"qb_{quiz_id}_{lang}"
+
+
+# ----------------------------------------------------------------------------------------- texts
+
+_WORD_JOINER = "\u2060"
+# What Canvas reads as its own in a text: MathJax's delimiters and environments (tex2jax, with
+# Canvas's defaults), and the placeholders its importer rewrites.
+_CANVAS_MARKUP = re.compile(
+    r"\\(?=[()\[\]]|begin|ref|eqref)"
+    r"|\$(?=\$|IMS[-_]CC[-_]FILEBASE\$|CANVAS_[A-Z_]+\$|WIKI_REFERENCE\$)"
+    r"|%24(?=IMS[-_]CC[-_]FILEBASE%24|CANVAS_[A-Z_]+%24|WIKI_REFERENCE%24)"
+)
+_MAYBE_MARKUP = re.compile(r"[\\$]|%24")
+# A tag, or a code element whole (MathJax reads no code): text is what lies between.
+_TAG_OR_CODE = re.compile(r"(<code\b[^>]*>.*?</code>|<[^>]*>)", re.S)
+_MATH = re.compile(r"<math\b([^>]*)>.*?</math>", re.S)
+_ALTTEXT = re.compile(r'\balttext="([^"]*)"')
+_IMAGE_SOURCE = re.compile(r'<img src="([^"]*)"')
+
+
+def in_text(html: str, pattern: re.Pattern[str], replace: str) -> str:
+    """HTML with `pattern` replaced by `replace` in its text only (not in tags, nor in code)."""
+    pieces = _TAG_OR_CODE.split(html)
+    pieces[::2] = [pattern.sub(replace, piece) for piece in pieces[::2]]
+    return "".join(pieces)
+
+
+def _inert(html: str) -> str:
+    """HTML in whose text Canvas finds no markup of its own (see the module's docstring)."""
+    if not _MAYBE_MARKUP.search(html):
+        return html
+    return in_text(html, _CANVAS_MARKUP, rf"\g<0>{_WORD_JOINER}")
+
+
+def _tex(found: re.Match[str], rtl: bool) -> str:
+    """A formula's MathML as its TeX between MathJax's delimiters (left to right in RTL text)."""
+    opening = found[1]
+    alttext = _ALTTEXT.search(opening)
+    tex = alttext[1] if alttext else ""
+    if 'display="block"' in opening:
+        tex = rf"\displaystyle {tex}"
+    formula = rf"\({tex}\)"
+    return f'<span dir="ltr">{formula}</span>' if rtl else formula
+
+
+def file_name(image: Image) -> str:
+    """An image's name in the package: its content's name (hash and all) in safe characters."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", image.file_name)
+
+
+class Texts:
+    """The texts of one language's package: HTML as Canvas keeps it, formulas as TeX, images as
+    files of the package (`files`, by name; `used`, the names a text has shown)."""
+
+    def __init__(self, lang: str, images: Mapping[str, Image]) -> None:
+        self.lang = lang
+        self.rtl = is_rtl(lang)
+        self._open = (f'<div dir="{direction(lang)}" lang="{attr(lang)}">', "</div>")
+        self._open_inline = (f'<span dir="{direction(lang)}" lang="{attr(lang)}">', "</span>")
+        self.files: dict[str, Image] = {}
+        self._addresses: dict[str, str] = {}
+        self._names: dict[str, str] = {}  # by address
+        for src, image in images.items():
+            name = file_name(image)
+            self.files.setdefault(name, image)
+            address = f"{FILEBASE}{IMAGE_FOLDER}/{name}"
+            self._addresses[src] = address
+            self._names[address] = name
+        self.used: set[str] = set()
+
+    def media(self) -> AbstractContextManager[None]:
+        """The block inside which the texts are rendered: images at their package address,
+        formulas as MathML (whose `alttext` becomes TeX)."""
+        return media({self.lang: self._addresses}, math="mathml")
+
+    def html(self, markdown: str, *, inline: bool = False) -> str:
+        """A text as HTML in its language's container (a `<span>` when `inline`)."""
+        before, after = self._open_inline if inline else self._open
+        return f"{before}{self.canvas(to_html(markdown, self.lang, inline=inline))}{after}"
+
+    def canvas(self, html: str) -> str:
+        """The core's HTML as Canvas keeps it: images checked and counted, Canvas's markup inert,
+        formulas as TeX, isolated runs as spans."""
+        if "<img " in html:
+            self._use_images(html)
+        html = _inert(html)
+        if "<math" in html:
+            html = _MATH.sub(lambda found: _tex(found, self.rtl), html)
+        if "<bdi" in html:
+            html = html.replace("<bdi ", '<span dir="ltr" ').replace("</bdi>", "</span>")
+        return html
+
+    def _use_images(self, html: str) -> None:
+        """Count the images an HTML text shows; a ValueError for one the renderer was not given
+        (Canvas would show it broken)."""
+        for src in _IMAGE_SOURCE.findall(html):
+            name = self._names.get(src)
+            if name is None:
+                raise ValueError(f"its image {src} was not given to the renderer")
+            self.used.add(name)
+
+    @staticmethod
+    def plain(markdown: str) -> str:
+        """A one-line text as plain text (images as their alt text, formulas as TeX)."""
+        return to_plain(markdown)
+
+
+def question_name(question: Question) -> str:
+    """A question's name in Canvas: its prompt as one line of plain text, shortened."""
+    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
+    name = " ".join(to_plain(prompt).split())
+    if len(name) > NAME_MAX:
+        name = name[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return name or question.id
+
+
+# -------------------------------------------------------------------------------------- package
+
+
+class Package(NamedTuple):
+    """One quiz in one language as the files of its zip (the images by name)."""
+
+    ident: str
+    assessment: bytes
+    meta: bytes
+    manifest: bytes
+    images: Mapping[str, Image]
+
+
+def _field(label: str, entry: str, indent: str) -> str:
+    return (
+        f"{indent}<qtimetadatafield>\n"
+        f"{indent}  <fieldlabel>{label}</fieldlabel>\n"
+        f"{indent}  <fieldentry>{text(entry)}</fieldentry>\n"
+        f"{indent}</qtimetadatafield>\n"
+    )
+
+
+def _manifest(ident: str, title: str, images: Mapping[str, Image]) -> str:
+    """`imsmanifest.xml`: the assessment, its Canvas settings, and each image."""
+    files = "".join(
+        f'    <resource identifier="{ident}_image_{image.sha256[:16]}" type="webcontent" '
+        f'href="{IMAGE_FOLDER}/{name}">\n'
+        f'      <file href="{IMAGE_FOLDER}/{name}"/>\n'
+        "    </resource>\n"
+        for name, image in sorted(images.items())
+    )
+    return (
+        f"{_XML_DECLARATION}"
+        f'<manifest identifier="{ident}_manifest" xmlns="{MANIFEST_NAMESPACE}" '
+        f'xmlns:imsmd="{IMSMD_NAMESPACE}" xmlns:xsi="{XSI_NAMESPACE}" '
+        f'xsi:schemaLocation="{MANIFEST_NAMESPACE} http://www.imsglobal.org/xsd/imscp_v1p1.xsd '
+        f'{IMSMD_NAMESPACE} http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd">\n'
+        "  <metadata>\n"
+        "    <schema>IMS Content</schema>\n"
+        "    <schemaversion>1.1.3</schemaversion>\n"
+        "    <imsmd:lom>\n"
+        "      <imsmd:general>\n"
+        "        <imsmd:title>\n"
+        f"          <imsmd:string>{text(title)}</imsmd:string>\n"
+        "        </imsmd:title>\n"
+        "      </imsmd:general>\n"
+        "    </imsmd:lom>\n"
+        "  </metadata>\n"
+        "  <organizations/>\n"
+        "  <resources>\n"
+        f'    <resource identifier="{ident}" type="{ASSESSMENT_TYPE}">\n'
+        f'      <file href="{ident}/{ident}.xml"/>\n'
+        f'      <dependency identifierref="{ident}_meta"/>\n'
+        "    </resource>\n"
+        f'    <resource identifier="{ident}_meta" type="{META_TYPE}" href="{ident}/{META_FILE}">\n'
+        f'      <file href="{ident}/{META_FILE}"/>\n'
+        "    </resource>\n"
+        f"{files}"
+        "  </resources>\n"
+        "</manifest>\n"
+    )
+
+
+def _meta(ident: str, title: str, description: str, points: float, shuffle: bool) -> str:
+    """`assessment_meta.xml`: the quiz's Canvas settings (QuizMetadataConverter reads them); an
+    unpublished graded quiz that shows its answers after a submission."""
+    flag = "true" if shuffle else "false"
+    return (
+        f"{_XML_DECLARATION}"
+        f'<quiz identifier="{ident}" xmlns="{CANVAS_NAMESPACE}" xmlns:xsi="{XSI_NAMESPACE}" '
+        f'xsi:schemaLocation="{CANVAS_NAMESPACE} https://canvas.instructure.com/xsd/cccv1p0.xsd">\n'
+        f"  <title>{text(title)}</title>\n"
+        f"  <description>{text(description)}</description>\n"
+        f"  <shuffle_answers>{flag}</shuffle_answers>\n"
+        "  <scoring_policy>keep_highest</scoring_policy>\n"
+        "  <quiz_type>assignment</quiz_type>\n"
+        f"  <points_possible>{number(points)}</points_possible>\n"
+        "  <show_correct_answers>true</show_correct_answers>\n"
+        "  <one_question_at_a_time>false</one_question_at_a_time>\n"
+        "  <cant_go_back>false</cant_go_back>\n"
+        "  <available>false</available>\n"
+        "</quiz>\n"
+    )
+
+
+_ITEM_OUTCOMES = (
+    "          <outcomes>\n"
+    '            <decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/>\n'
+    "          </outcomes>\n"
+)
+_GENERAL_FEEDBACK = respcondition("<other/>", keep_going=True, feedback="general_fb")
+
+
+def _zip(package: Package) -> bytes:
+    """The package as a zip: the manifest first, then every entry by name; fixed times."""
+    ident = package.ident
+    entries = {
+        f"{ident}/{ident}.xml": package.assessment,
+        f"{ident}/{META_FILE}": package.meta,
+        **{f"{IMAGE_FOLDER}/{name}": image.data for name, image in package.images.items()},
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in [(MANIFEST_FILE, package.manifest), *sorted(entries.items())]:
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+class Qti12Renderer(Renderer[Qti12Options]):
+    """Canvas QTI 1.2 packages, a zip per quiz and language."""
+
+    name = "qti12"
+    description = "Canvas-ready QTI 1.2 packages (.zip) for the Classic Quizzes QTI import"
+    extension = "zip"
+    Options = Qti12Options
+    # Canvas Classic Quizzes has no ordering question; a cloze is carried unless it mixes
+    # drop-down and typed gaps (`carries`).
+    supported_types: ClassVar[frozenset[str] | None] = frozenset(QUESTION_MODELS) - {"ordering"}
+
+    def __init__(self, options: Qti12Options) -> None:
+        super().__init__(options)
+        # The writer of each type (qti12_types imports this module's helpers).
+        from .qti12_types import LOSSES, WRITERS, mixes_gaps, shuffle_of
+
+        self._writers: Mapping[type, Writer] = WRITERS
+        self._losses = LOSSES
+        self._mixes_gaps = mixes_gaps
+        self._shuffle_of = shuffle_of
+
+    def carries(self, question: Question) -> bool:
+        """Every type but ordering, and no cloze that mixes drop-down and typed gaps."""
+        return super().carries(question) and not self._mixes_gaps(question)
+
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        """The assessment's QTI XML (the package's main file)."""
+        return self.package(quiz, lang).assessment.decode()
+
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        """A zip per language: `<lang>/<quiz-id>.zip`."""
+        for lang in quiz.languages:
+            content = _zip(self.package(quiz, lang))
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
+
+    def package(self, quiz: QuizTranslations, lang: str) -> Package:
+        """The files of one quiz's package in one language."""
+        current = quiz[lang]
+        ident = assessment_ident(quiz.quiz_id, lang)
+        texts = Texts(lang, quiz.images_of(lang))
+        carried = [question for question in current.questions if self.carries(question)]
+        shuffle = self._shuffles(current)
+        with texts.media():
+            try:
+                description = texts.html(current.description)
+            except ValueError as exc:
+                raise RendererError(f"renderer 'qti12': quiz {quiz.quiz_id!r}: {exc}") from None
+            items = []
+            for question in carried:
+                try:
+                    items.append(self._item(question, texts, f"{ident}_{question.id}"))
+                except ValueError as exc:
+                    raise RendererError(
+                        f"renderer 'qti12': quiz {quiz.quiz_id!r} question {question.id!r}: {exc}"
+                    ) from None
+        title = to_plain(current.title)
+        assessment = (
+            f"{_XML_DECLARATION}"
+            f'<questestinterop xmlns="{QTI_NAMESPACE}" xmlns:xsi="{XSI_NAMESPACE}" '
+            f'xsi:schemaLocation="{QTI_NAMESPACE} '
+            'http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd">\n'
+            f'  <assessment ident="{ident}" title="{attr(title)}">\n'
+            "    <qtimetadata>\n"
+            f"{_field('cc_maxattempts', '1', '      ')}"
+            "    </qtimetadata>\n"
+            '    <section ident="root_section">\n'
+            f"{''.join(items)}"
+            "    </section>\n"
+            "  </assessment>\n"
+            "</questestinterop>\n"
+        )
+        points = sum(question.points for question in carried)
+        images = {name: texts.files[name] for name in sorted(texts.used)}
+        return Package(
+            ident,
+            assessment.encode(),
+            _meta(ident, title, description, points, shuffle).encode(),
+            _manifest(ident, title, images).encode(),
+            images,
+        )
+
+    def _item(self, question: Question, texts: Texts, ident: str) -> str:
+        """One question as an `<item>`: its type's parts from its writer, the explanation as the
+        general feedback (Canvas's neutral comments), each answer's feedback."""
+        written = self._writers[type(question)](question, texts, Numbers(ident))
+        prompt = written.text if written.text is not None else texts.html(question.prompt)
+        feedbacks = [("general_fb", texts.html(question.explanation)), *written.feedbacks]
+        return (
+            f'      <item ident="{ident}" title="{attr(question_name(question))}">\n'
+            "        <itemmetadata>\n"
+            "          <qtimetadata>\n"
+            f"{_field('question_type', written.kind, '            ')}"
+            f"{_field('points_possible', number(question.points), '            ')}"
+            f"{_field('assessment_question_identifierref', f'{ident}_aq', '            ')}"
+            "          </qtimetadata>\n"
+            "        </itemmetadata>\n"
+            "        <presentation>\n"
+            f"{material(prompt, '          ')}"
+            f"{written.responses}"
+            "        </presentation>\n"
+            "        <resprocessing>\n"
+            f"{_ITEM_OUTCOMES}{_GENERAL_FEEDBACK}{written.conditions}"
+            "        </resprocessing>\n"
+            f"{''.join(item_feedback(name, html) for name, html in feedbacks)}"
+            "      </item>\n"
+        )
+
+    def _keeping_order(self, quiz: Quiz) -> list[tuple[int, Question]]:
+        """The questions (and their numbers) whose answers Canvas would shuffle but which keep
+        their order."""
+        return [
+            (position, question)
+            for position, question in enumerate(quiz.questions, 1)
+            if self.carries(question) and self._shuffle_of(question) is False
+        ]
+
+    def _shuffles(self, quiz: Quiz) -> bool:
+        """Canvas's shuffle_answers: as asked, unless a question keeps its order."""
+        return self.options.shuffle_answers and not self._keeping_order(quiz)
+
+    def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
+        """One Loss per question that loses anything, every loss in it (build reports the first
+        Loss of a question only)."""
+        current = quiz[lang]
+        keeping = self._keeping_order(current) if self.options.shuffle_answers else []
+        for index, question in enumerate(current.questions):
+            if not super().carries(question):
+                what = [f"is left out: {self.name} has no {question.type} questions"]
+            elif not self.carries(question):
+                what = [
+                    "is left out: Canvas has no question with both drop-down and typed gaps "
+                    "(multiple dropdowns or fill in multiple blanks)"
+                ]
+            else:
+                what = list(self._losses[type(question)](question))
+                if keeping and self._shuffle_of(question) is True:
+                    first, kept = keeping[0]
+                    what.append(
+                        "keeps its answers in order: Canvas shuffles all of a quiz's answers or "
+                        f"none, and question {first} ({kept.id}) keeps its order"
+                    )
+            if what:
+                yield Loss(index, ", and ".join(what))
