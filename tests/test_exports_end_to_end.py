@@ -22,8 +22,12 @@ from quizbank.model import SingleChoice
 def dist(bank: Path, cli: Callable[..., Run]) -> Path:
     run = cli("build", "-O", "multilang=true", "-o", "dist")
     assert run.code == 0, run.out + run.err
-    assert run.lines[-1].startswith("wrote 11 files for 1 quiz in 2 languages in ")
-    return bank.parent / "dist"
+    written = re.match(r"wrote (\d+) files for 1 quiz in 2 languages in ", run.lines[-1])
+    assert written, run.lines[-1]
+    dist = bank.parent / "dist"
+    files = [p for p in dist.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    assert int(written[1]) == len(files)  # every format's files, each counted once
+    return dist
 
 
 def _key(bank: Path, lang: str) -> list[str]:
