@@ -1,0 +1,374 @@
+"""IMS QTI 3.0 content packages: `qti3/<lang>/<quiz-id>.zip`, what Blackboard, Brightspace and
+QTI 3 players (Citolab's qti-components, TAO) import.
+
+A package holds, in a zip written the same way each time (entries sorted, fixed timestamps):
+
+- `imsmanifest.xml` (IMS CP 1.2 for QTI 3): the quiz's LOM metadata (its id, title, language,
+  description, tags as keywords, level as difficulty) and a resource per file: the test
+  (`imsqti_test_xmlv3p0`) depends on each item, an item (`imsqti_item_xmlv3p0`) on each image it
+  shows (`webcontent`);
+- `assessment.xml`, the `qti-assessment-test`: one part and one section with the quiz's title,
+  its description and guide as the candidate's rubric, an item reference per question, and SCORE
+  and MAXSCORE summed over the items;
+- `items/<question-id>.xml`, a `qti-assessment-item` per question, written by its type's writer
+  in qti3_types.py: the key (`qti-correct-response`, a `qti-mapping` for partial credit) and the
+  response processing that sets SCORE, MAXSCORE (the question's points), option feedback inline
+  (`qti-feedback-inline`), the explanation as a `qti-modal-feedback` shown once processed;
+- `images/<name>`, each image once, named by its content (`shards-1a2b3c4d.svg`), which the
+  texts address relatively (`../images/…` from an item).
+
+Identifiers come from the quiz's and questions' ids, with a prefix where QTI needs a letter
+first (an NCName): the test `quiz.<quiz-id>`, an item `quiz.<quiz-id>.<question-id>`, an option
+`choice-<id>`. Texts are quizbank.markup's safe HTML made XHTML (qti3_types.xhtml), formulas
+MathML; an Urdu item has `xml:lang="ur"` and `dir="rtl"` on its body.
+
+What QTI 3 cannot carry is reported (`losses`), never dropped silently: what QTI's XHTML has no
+place for (an image's title, a list's start number, strikethrough: qti3_types.LOST), and a cloze
+drop-down's options, which are plain text (an image is its alt text and a formula its TeX, as in
+every other export's drop-downs). Every quizbank type has its interaction (`supported_types` is
+None). The packages are valid against IMS's QTI 3.0 XSDs: scripts/qti3-validate.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from quizbank.errors import RendererError
+from quizbank.i18n import gettext_for
+from quizbank.images import Image
+from quizbank.locales import is_rtl
+from quizbank.markup import find_formulas, find_images, media, to_html, to_plain
+from quizbank.model import GAP, ChoiceGap, Cloze, Level, Question, Quiz, question_texts
+from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+
+from .qti3_types import (
+    LOST,
+    WRITERS,
+    Context,
+    Written,
+    attr,
+    base_value,
+    html,
+    number,
+    outcome,
+    set_outcome,
+    text,
+)
+
+ASI = "http://www.imsglobal.org/xsd/imsqtiasi_v3p0"
+ASI_XSD = "https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqti_asiv3p0_v1p0.xsd"
+CP = "http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1"
+CP_XSD = "https://purl.imsglobal.org/spec/qti/v3p0/schema/xsd/imsqtiv3p0_imscpv1p2_v1p0.xsd"
+LOM = "http://ltsc.ieee.org/xsd/LOM"
+LOM_XSD = "https://purl.imsglobal.org/spec/md/v1p3/schema/xsd/imsmd_loose_v1p3p2.xsd"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+MANIFEST = "imsmanifest.xml"
+TEST = "assessment.xml"
+ITEMS = "items"
+IMAGES = "images"
+TITLE_MAX = 80  # an item's title: the prompt's first words, as a platform's item bank lists it
+
+_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can hold: the same bytes every build
+# LOM's difficulty vocabulary (LOMv1.0) for quizbank's levels.
+_DIFFICULTY = {Level.BEGINNER: "easy", Level.INTERMEDIATE: "medium", Level.ADVANCED: "difficult"}
+_EXPLANATION = "EXPLANATION"
+_SHOWN = "shown"
+
+
+class Qti3Options(RendererOptions):
+    """The QTI 3 renderer has no options yet."""
+
+
+def test_identifier(quiz_id: str) -> str:
+    return f"quiz.{quiz_id}"
+
+
+def item_identifier(quiz_id: str, question_id: str) -> str:
+    return f"quiz.{quiz_id}.{question_id}"
+
+
+def item_path(question_id: str) -> str:
+    return f"{ITEMS}/{question_id}.xml"
+
+
+def image_path(image: Image) -> str:
+    return f"{IMAGES}/{image.file_name}"
+
+
+def _item_title(question: Question) -> str:
+    """The prompt as one line of plain text (a cloze's gaps as `___`), shortened."""
+    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
+    line = " ".join(to_plain(prompt).split())
+    if len(line) > TITLE_MAX:
+        line = line[: TITLE_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return line or question.id
+
+
+def shown_images(texts: Iterable[str], images: Mapping[str, Image]) -> list[Image]:
+    """The images that texts show, each once, in the order they first appear."""
+    found: dict[str, Image] = {}
+    for value in texts:
+        if "![" in value:
+            for ref in find_images(value):
+                if ref.src in images:
+                    found.setdefault(images[ref.src].sha256, images[ref.src])
+    return list(found.values())
+
+
+def _direction(lang: str) -> str:
+    """The attributes of a block of content in `lang`: its language, and its direction when
+    right-to-left."""
+    return f' xml:lang="{attr(lang)}" dir="rtl"' if is_rtl(lang) else f' xml:lang="{attr(lang)}"'
+
+
+def _item(quiz_id: str, question: Question, lang: str) -> str:
+    """One question as a `qti-assessment-item`."""
+    written: Written = WRITERS[type(question)](question, Context(lang, question.id))
+    points = number(question.points)
+    scored = "" if written.scored else ' external-scored="human"'
+    explanation = (
+        f'<qti-modal-feedback outcome-identifier="{_EXPLANATION}" identifier="{_SHOWN}" '
+        f'show-hide="show" title="{attr(gettext_for(lang)("Explanation"))}"><qti-content-body>'
+        f"<div{_direction(lang)}>{html(question.explanation, lang)}</div>"
+        "</qti-content-body></qti-modal-feedback>"
+    )
+    return (
+        f"{_DECLARATION}"
+        f'<qti-assessment-item xmlns="{ASI}" xmlns:xsi="{XSI}" '
+        f'xsi:schemaLocation="{ASI} {ASI_XSD}" '
+        f'identifier="{attr(item_identifier(quiz_id, question.id))}" '
+        f'title="{attr(_item_title(question))}" adaptive="false" time-dependent="false" '
+        f'xml:lang="{attr(lang)}">'
+        f"{written.responses}"
+        f'<qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float" '
+        f'normal-minimum="0" normal-maximum="{points}"{scored}>'
+        "<qti-default-value><qti-value>0</qti-value></qti-default-value>"
+        "</qti-outcome-declaration>"
+        f"{outcome('MAXSCORE', 'single', 'float', points)}"
+        f"{outcome(_EXPLANATION, 'single', 'identifier')}"
+        f"{written.outcomes}"
+        f"<qti-item-body{_direction(lang)}>{written.body}</qti-item-body>"
+        f"<qti-response-processing>{written.processing}"
+        f"{set_outcome(_EXPLANATION, base_value('identifier', _SHOWN))}"
+        "</qti-response-processing>"
+        f"{explanation}"
+        "</qti-assessment-item>\n"
+    )
+
+
+def _rubric(quiz: Quiz) -> str:
+    """The quiz's description and guide, for the candidate before the first item."""
+    lang = quiz.lang
+    guide = ""
+    if quiz.guide is not None:
+        link = f'<a href="{attr(str(quiz.guide.url))}">{text(to_plain(quiz.guide.title))}</a>'
+        guide = f"<p>{text(gettext_for(lang)('Guide: %(link)s')) % {'link': link}}</p>"
+    return (
+        '<qti-rubric-block view="candidate" use="instructions"><qti-content-body>'
+        f"<div{_direction(lang)}>{html(quiz.description, lang)}{guide}</div>"
+        "</qti-content-body></qti-rubric-block>"
+    )
+
+
+def _sum_over_items(name: str) -> str:
+    return set_outcome(
+        name, f'<qti-sum><qti-test-variables variable-identifier="{name}"/></qti-sum>'
+    )
+
+
+def _test(quiz_id: str, quiz: Quiz) -> str:
+    """The `qti-assessment-test`: every item in one section, SCORE and MAXSCORE their sums."""
+    refs = "".join(
+        f'<qti-assessment-item-ref identifier="{attr(item_identifier(quiz_id, q.id))}" '
+        f'href="{attr(item_path(q.id))}"/>'
+        for q in quiz.questions
+    )
+    return (
+        f"{_DECLARATION}"
+        f'<qti-assessment-test xmlns="{ASI}" xmlns:xsi="{XSI}" '
+        f'xsi:schemaLocation="{ASI} {ASI_XSD}" '
+        f'identifier="{attr(test_identifier(quiz_id))}" title="{attr(to_plain(quiz.title))}">'
+        f"{outcome('SCORE', 'single', 'float', '0')}"
+        f"{outcome('MAXSCORE', 'single', 'float', '0')}"
+        '<qti-test-part identifier="part-1" navigation-mode="nonlinear" '
+        'submission-mode="individual">'
+        f'<qti-assessment-section identifier="section-1" title="{attr(to_plain(quiz.title))}" '
+        f'visible="true">{_rubric(quiz)}{refs}</qti-assessment-section></qti-test-part>'
+        f"<qti-outcome-processing>{_sum_over_items('SCORE')}{_sum_over_items('MAXSCORE')}"
+        "</qti-outcome-processing></qti-assessment-test>\n"
+    )
+
+
+def _lom(quiz_id: str, quiz: Quiz) -> str:
+    """The quiz's LOM metadata for the manifest."""
+    lang = attr(quiz.lang)
+
+    def string(value: str) -> str:
+        return f'<imsmd:string language="{lang}">{text(value)}</imsmd:string>'
+
+    keywords = "".join(f"<imsmd:keyword>{string(tag)}</imsmd:keyword>" for tag in quiz.tags)
+    return (
+        "<imsmd:lom><imsmd:general>"
+        "<imsmd:identifier><imsmd:catalog>quizbank</imsmd:catalog>"
+        f"<imsmd:entry>{text(quiz_id)}</imsmd:entry></imsmd:identifier>"
+        f"<imsmd:title>{string(to_plain(quiz.title))}</imsmd:title>"
+        f"<imsmd:language>{lang}</imsmd:language>"
+        f"<imsmd:description>{string(to_plain(quiz.description))}</imsmd:description>"
+        f"{keywords}</imsmd:general>"
+        "<imsmd:educational><imsmd:difficulty><imsmd:source>LOMv1.0</imsmd:source>"
+        f"<imsmd:value>{_DIFFICULTY[quiz.level]}</imsmd:value></imsmd:difficulty>"
+        "</imsmd:educational></imsmd:lom>"
+    )
+
+
+def _image_identifier(image: Image) -> str:
+    return f"image.{image.sha256[:16]}"
+
+
+def _dependencies(images: Iterable[Image]) -> str:
+    return "".join(f'<dependency identifierref="{_image_identifier(image)}"/>' for image in images)
+
+
+def _manifest(
+    quiz_id: str,
+    quiz: Quiz,
+    uses: Sequence[tuple[Question, list[Image]]],
+    test_images: Sequence[Image],
+) -> str:
+    """The manifest: the test and the images of its rubric, each item with the images it
+    shows, each image."""
+    test_id = test_identifier(quiz_id)
+    items = []
+    images: dict[str, Image] = {image.sha256: image for image in test_images}
+    for question, shown in uses:
+        path = item_path(question.id)
+        needs = _dependencies(shown)
+        items.append(
+            f'<resource identifier="{attr(item_identifier(quiz_id, question.id))}" '
+            f'type="imsqti_item_xmlv3p0" href="{attr(path)}"><file href="{attr(path)}"/>'
+            f"{needs}</resource>"
+        )
+        images.update((image.sha256, image) for image in shown)
+    test_needs = "".join(
+        f'<dependency identifierref="{attr(item_identifier(quiz_id, q.id))}"/>' for q, _ in uses
+    ) + _dependencies(test_images)
+    files = "".join(
+        f'<resource identifier="{_image_identifier(image)}" type="webcontent" '
+        f'href="{attr(image_path(image))}"><file href="{attr(image_path(image))}"/></resource>'
+        for image in images.values()
+    )
+    return (
+        f"{_DECLARATION}"
+        f'<manifest xmlns="{CP}" xmlns:imsmd="{LOM}" xmlns:xsi="{XSI}" '
+        f'xsi:schemaLocation="{CP} {CP_XSD} {LOM} {LOM_XSD}" '
+        f'identifier="{attr(f"package.{quiz_id}")}">'
+        "<metadata><schema>QTI Package</schema><schemaversion>3.0.0</schemaversion>"
+        f"{_lom(quiz_id, quiz)}</metadata><organizations/><resources>"
+        f'<resource identifier="{attr(test_id)}" type="imsqti_test_xmlv3p0" href="{TEST}">'
+        f'<file href="{TEST}"/>{test_needs}</resource>'
+        f"{''.join(items)}{files}</resources></manifest>\n"
+    )
+
+
+def _zip(files: Mapping[str, bytes]) -> bytes:
+    """The files in a zip that is the same bytes for the same files: sorted, fixed times."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, _ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, files[name])
+    return out.getvalue()
+
+
+def _addresses(images: Mapping[str, Image], prefix: str) -> dict[str, str]:
+    return {src: f"{prefix}{image_path(image)}" for src, image in images.items()}
+
+
+class Qti3Renderer(Renderer[Qti3Options]):
+    """A QTI 3.0 content package per quiz and language."""
+
+    name = "qti3"
+    description = "IMS QTI 3.0 content packages (zip): an item per question, an assessment test"
+    extension = "zip"
+    Options = Qti3Options
+    supported_types = None  # QTI 3 has an interaction for every quizbank type
+
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        for lang in quiz.languages:
+            yield OutputFile(self.output_path(lang, quiz.quiz_id), self.package(quiz, lang))
+
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        raise NotImplementedError("a QTI 3 package is a zip of several files: use render_quiz")
+
+    def package(self, quiz: QuizTranslations, lang: str) -> bytes:
+        """One language's package as the bytes of its zip."""
+        return _zip(self.files(quiz, lang))
+
+    def files(self, quiz: QuizTranslations, lang: str) -> dict[str, bytes]:
+        """The files of one language's package, by their path inside it."""
+        quiz_id, current, images = quiz.quiz_id, quiz[lang], quiz.images_of(lang)
+        files: dict[str, bytes] = {}
+        uses = []
+        with media({lang: _addresses(images, "../")}, math="mathml"):
+            for question in current.questions:
+                try:
+                    item = _item(quiz_id, question, lang).encode()
+                except (KeyError, ValueError) as exc:
+                    raise RendererError(
+                        f"renderer 'qti3': quiz {quiz_id!r} question {question.id!r}: {exc}"
+                    ) from None
+                files[item_path(question.id)] = item
+                shown = shown_images((value for _, value in question_texts(question)), images)
+                uses.append((question, shown))
+        with media({lang: _addresses(images, "")}, math="mathml"):
+            files[TEST] = _test(quiz_id, current).encode()
+        test_images = shown_images([current.description], images)
+        files[MANIFEST] = _manifest(quiz_id, current, uses, test_images).encode()
+        for image in (*test_images, *(image for _, shown in uses for image in shown)):
+            files[image_path(image)] = image.data
+        return files
+
+    def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
+        """What QTI's XHTML has no place for (qti3_types.LOST), and the images and formulas of a
+        cloze drop-down's options, which are plain text."""
+        yield from super().losses(quiz, lang)
+        for index, question in enumerate(quiz[lang].questions):
+            texts = [value for _, value in question_texts(question)]
+            lost = {
+                what
+                for value in texts
+                if _MAY_LOSE.search(value)
+                for sign, what in LOST
+                if sign.search(to_html(value, lang))
+            }
+            for what in sorted(lost):
+                yield Loss(index, f"loses {what} in qti3: QTI's XHTML has no place for it")
+            if isinstance(question, Cloze):
+                yield from _drop_down_losses(index, question)
+
+
+# What a text holds before to_html can write what LOST names: an image, strikethrough, a
+# numbered list.
+_MAY_LOSE = re.compile(r"!\[|~~|^\s*[0-9]+[.)]", re.MULTILINE)
+
+
+def _drop_down_losses(index: int, question: Cloze) -> Iterator[Loss]:
+    """A cloze drop-down's options are plain text: an image is its alt text, a formula TeX."""
+    for gap_id, gap in question.gaps.items():
+        if not isinstance(gap, ChoiceGap):
+            continue
+        for option in gap.options:
+            where = f"option {option.id!r} of gap {gap_id!r}"
+            if "![" in option.text and find_images(option.text):
+                yield Loss(index, f"shows the alt text of the image in {where}: a QTI drop-down "
+                           "holds plain text")  # fmt: skip
+            if find_formulas(option.text):
+                yield Loss(index, f"shows the TeX of the formula in {where}: a QTI drop-down "
+                           "holds plain text")  # fmt: skip
