@@ -566,6 +566,14 @@ class Qti12Renderer(Renderer[Qti12Options]):
         Loss of a question only)."""
         current = quiz[lang]
         keeping = self._keeping_order(current) if self.options.shuffle_answers else []
+        shuffled = [q for q in current.questions if self.carries(q) and self._shuffle_of(q)]
+        if keeping and shuffled:
+            first, kept = keeping[0]
+            yield Loss(
+                None,
+                "keeps every question's answers in order: Canvas shuffles all of a quiz's "
+                f"answers or none, and question {first} ({kept.id}) keeps its order",
+            )
         for index, question in enumerate(current.questions):
             if not super().carries(question):
                 what = [f"is left out: {self.name} has no {question.type} questions"]
@@ -576,11 +584,5 @@ class Qti12Renderer(Renderer[Qti12Options]):
                 ]
             else:
                 what = list(self._losses[type(question)](question))
-                if keeping and self._shuffle_of(question) is True:
-                    first, kept = keeping[0]
-                    what.append(
-                        "keeps its answers in order: Canvas shuffles all of a quiz's answers or "
-                        f"none, and question {first} ({kept.id}) keeps its order"
-                    )
             if what:
                 yield Loss(index, ", and ".join(what))

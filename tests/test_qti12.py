@@ -614,8 +614,8 @@ def test_what_canvas_cannot_carry_is_reported() -> None:
     assert quiz is not None
     losses = _losses(_translations([quiz]), "en")
     assert losses == {
-        0: "keeps its answers in order: Canvas shuffles all of a quiz's answers or none, and "
-        "question 2 (pick-all) keeps its order",
+        None: "keeps every question's answers in order: Canvas shuffles all of a quiz's answers "
+        "or none, and question 2 (pick-all) keeps its order",
         4: "accepts safe*tensors only as written: Canvas has no wildcards",
         6: "is left out: qti12 has no ordering questions",
         7: "is left out: Canvas has no question with both drop-down and typed gaps "
