@@ -248,20 +248,21 @@ def to_html(
     `@@` is written as character references, which show the same and match nothing an LMS
     rewrites, whatever `<bdi>` an Urdu text puts between them.
     """
-    if math is None or images is None:
-        addresses, style = _MEDIA.get()
-        math = math or style
-        if images is None:
-            images = addresses.get(lang)
     if "$" not in text:
         math = "mathml"  # no formula: one rendering, cached once for every style
+    elif math is None:
+        math = _MEDIA.get()[1]
     block, paragraph = _rendered(text, lang, math)
-    whole = not inline or paragraph is not None  # else rendered as one run of inline content
     if not inline:
         html = block
     else:
         html = paragraph if paragraph is not None else _inline_only(text, lang, math)
-    return _with_images(html, text, images, as_blocks=whole) if _SLOT in html else html
+    if _SLOT not in html:  # nearly every text: no image
+        return html
+    if images is None:
+        images = _MEDIA.get()[0].get(lang)
+    whole = not inline or paragraph is not None  # else rendered as one run of inline content
+    return _with_images(html, text, images, as_blocks=whole)
 
 
 def _with_images(
