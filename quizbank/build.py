@@ -506,8 +506,9 @@ def loss_warning(
     )
     loaded = checked.files[lang]
     first = min(found)
-    where: tuple[str | int, ...] = ("questions", first) if first >= 0 else ()
-    position = loaded.document.locate(where) if loaded.document else Position()
+    starts = loaded.question_positions  # (the file is not read again)
+    top = loaded.document.root_position if loaded.document else Position()
+    position = starts[first] if 0 <= first < len(starts) else top
     severity = Severity.ERROR if strict else Severity.WARNING
     return Diagnostic(loaded.display, position, severity, "", f"{active.name}: {lost}")
 

@@ -48,6 +48,9 @@ class LoadedQuiz:
     question_ids: list[str | None] | None = None
     images: dict[str, Image] = field(default_factory=dict)  # by path as written (`src`)
     has_media: bool = False  # whether a text may hold an image or a formula (`![`, `$`)
+    # Where each question starts: kept when the node tree is let go, for what a build reports
+    # of a question later (what a format cannot carry of it).
+    question_positions: list[Position] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -151,6 +154,7 @@ def load_quiz(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
     _check_texts(
         loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name, limit=max_image_bytes
     )
+    loaded.question_positions = loaded.document.item_positions(("questions",))
     return loaded
 
 

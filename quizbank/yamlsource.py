@@ -159,6 +159,13 @@ class YamlDocument:
             return Position(start.line, start.column + at)
         return Position(start.line + source.count("\n", 0, at), at - line_start)
 
+    def item_positions(self, loc: Sequence[str | int]) -> list[Position]:
+        """The position of each item of the sequence at `loc` (none if it is not one)."""
+        node = self._node(loc)
+        if not isinstance(node, SequenceNode):
+            return []
+        return [_position(item) for item in node.value]
+
     def _node(self, loc: Sequence[str | int]) -> Node | None:
         node = self.root
         for part in loc:
