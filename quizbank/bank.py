@@ -12,12 +12,13 @@ or else from the content folder's name (its parent's, when it is called `content
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
-from quizbank.diagnostics import display_path
+from quizbank.diagnostics import Diagnostic, Severity, display_path
 from quizbank.errors import QuizbankError
 from quizbank.model import LANG_PATTERN
 from quizbank.yamlsource import YamlError, load_document
@@ -42,27 +43,36 @@ def bank_titles(content: Path, languages: list[str]) -> dict[str, str]:
     fallback = content.resolve().name
     if fallback == "content":
         fallback = content.resolve().parent.name
-    path = content / BANK_FILE
     given: dict[str, str] = {}
-    if path.is_file():
-        given = _read(path).title
+    if (content / BANK_FILE).is_file():
+        read = _read(content / BANK_FILE)
+        if isinstance(read, Diagnostic):
+            raise QuizbankError(read.format())
+        given = read.title
     return {lang: given.get(lang) or given.get("en") or fallback for lang in languages}
 
 
-def _read(path: Path) -> BankFile:
+def bank_file_problems(contents: Iterable[Path]) -> list[Diagnostic]:
+    """What is wrong with the bank.yaml of each content folder, for `validate`."""
+    found = (_read(folder / BANK_FILE) for folder in contents if (folder / BANK_FILE).is_file())
+    return [problem for problem in found if isinstance(problem, Diagnostic)]
+
+
+def _read(path: Path) -> BankFile | Diagnostic:
+    """The bank file, or the first problem with it, at its line and column."""
     where = display_path(path)
     try:
         document = load_document(path)
-        return BankFile.model_validate(document.data)
     except YamlError as exc:
-        position = exc.position
-        raise QuizbankError(f"{where}:{position.line}:{position.column}: {exc.message}") from None
+        return Diagnostic(where, exc.position, Severity.ERROR, exc.field, exc.message)
+    try:
+        return BankFile.model_validate(document.data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        loc = [str(part) for part in first["loc"]]
-        position = document.locate(first["loc"])
-        raise QuizbankError(
-            f"{where}:{position.line}:{position.column}: {'.'.join(loc) or 'bank.yaml'}: "
+        field = ".".join(str(part) for part in first["loc"])
+        message = (
             f"{first['msg']} (bank.yaml holds `title:` with a title per language, like "
             "`en: Checkpointing`)"
-        ) from None
+        )
+        position = document.locate(first["loc"])
+        return Diagnostic(where, position, Severity.ERROR, field, message)

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from quizbank import __version__
+from quizbank.bank import bank_file_problems
 from quizbank.diagnostics import (
     Diagnostic,
     Report,
@@ -30,7 +31,14 @@ from quizbank.diagnostics import (
 from quizbank.errors import QuizbankError
 from quizbank.images import MAX_IMAGE_BYTES
 from quizbank.parallel import parallel_map
-from quizbank.project import DEFAULT_CONTENT, Bank, QuizFiles, check_quiz, discover
+from quizbank.project import (
+    DEFAULT_CONTENT,
+    Bank,
+    QuizFiles,
+    check_quiz,
+    content_folders,
+    discover,
+)
 from quizbank.registry import Registry, discover_renderers
 from quizbank.schema import authoring_schema_text
 
@@ -415,6 +423,7 @@ def _validate(args: argparse.Namespace, out: Console, err: Console) -> int:
     report = Report(files=bank.file_count)
     for diagnostics in parallel_map(_Checker(bank, args.strict, args.max_image_size), bank.groups):
         report.extend(diagnostics)
+    report.extend(bank_file_problems(content_folders(bank)))
     if report_format == "json":
         _print_json(out, report)
     else:

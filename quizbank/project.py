@@ -90,6 +90,12 @@ def discover(paths: Iterable[Path]) -> Bank:
     return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), languages)
 
 
+def content_folders(bank: Bank) -> list[Path]:
+    """The content folders (each holding language folders) of a bank's quiz files."""
+    found = {path.parent.parent for group in bank.groups for path in group.files.values()}
+    return sorted(found)
+
+
 def _quiz_files_under(folder: Path) -> Iterator[Path]:
     """The quiz files in a folder tree, links included (and not followed into folders); the
     bank's own file (bank.yaml outside the language folders) is not one."""

@@ -113,3 +113,14 @@ def test_the_gift_bank_file_is_every_quiz_s_file_under_the_bank_s_category(
         c.startswith("$CATEGORY: $course$/top/چیک پوائنٹس اور تربیت جاری رکھنا/")
         for c in categories
     )
+
+
+def test_validate_reports_a_bad_bank_yaml_at_its_line(
+    content: Path, cli: Callable[..., Run]
+) -> None:
+    (content / "bank.yaml").write_text("title:\n  en: Fine\n  ur: [not, a, title]\n", "utf-8")
+    run = cli("validate", str(content))
+    assert run.code == 1
+    [error] = [line for line in run.out.splitlines() if ": error: " in line]
+    assert error.startswith(f"{content / 'bank.yaml'}:3:7: error: title.ur: ")
+    assert "bank.yaml holds `title:` with a title per language" in error
