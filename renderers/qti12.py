@@ -51,17 +51,21 @@ for a whole quiz (Canvas shuffles all of a quiz's answers or none, and always sh
 
 Zips are deterministic: fixed timestamps and permissions, the manifest first and then every
 entry by name.
+
+With `bank=true`, `qti12/bank/<lang>.zip` is one package of every quiz in the language (Canvas
+imports each assessment of a package as a quiz): each quiz's files in its own folder, as in its
+own package, the images once, and one manifest, titled with the bank's title, listing them all
+(renderers/packages.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import re
-import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from html import escape
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from pydantic import Field
@@ -74,6 +78,8 @@ from quizbank.model import GAP, QUESTION_MODELS, Cloze, Question, Quiz
 from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
 from .moodle_types import _number as number
+from .packages import MANIFEST as MANIFEST_FILE
+from .packages import merge_packages, write_zip
 
 if TYPE_CHECKING:
     from .qti12_types import Writer
@@ -86,11 +92,9 @@ XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance"
 ASSESSMENT_TYPE = "imsqti_xmlv1p2"
 META_TYPE = "associatedcontent/imscc_xmlv1p1/learning-application-resource"
 META_FILE = "assessment_meta.xml"
-MANIFEST_FILE = "imsmanifest.xml"
 IMAGE_FOLDER = "images"
 FILEBASE = "%24IMS-CC-FILEBASE%24/"  # $IMS-CC-FILEBASE$: the package's root, for Canvas
 NAME_MAX = 80  # a question's name: its prompt, shortened
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 _XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 
@@ -101,6 +105,12 @@ class Qti12Options(RendererOptions):
         True,
         description="Let Canvas shuffle the answers (the quiz setting of that name), unless a "
         "question of the quiz keeps its order (shuffle: false).",
+    )
+    bank: bool = Field(
+        False,
+        description="Also write bank/<lang>.zip, every quiz in one package for one import (Canvas "
+        "makes each of its assessments a quiz); the package's title is the bank's, in "
+        "content/bank.yaml, or the folder's name.",
     )
 
 
@@ -431,14 +441,7 @@ def _zip(package: Package) -> bytes:
         f"{ident}/{META_FILE}": package.meta,
         **{f"{IMAGE_FOLDER}/{name}": image.data for name, image in package.images.items()},
     }
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in [(MANIFEST_FILE, package.manifest), *sorted(entries.items())]:
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
+    return write_zip({MANIFEST_FILE: package.manifest, **entries}, manifest_first=True)
 
 
 class Qti12Renderer(Renderer[Qti12Options]):
@@ -475,6 +478,19 @@ class Qti12Renderer(Renderer[Qti12Options]):
         for lang in quiz.languages:
             content = _zip(self.package(quiz, lang))
             yield OutputFile(self.output_path(lang, quiz.quiz_id), content)
+
+    @property
+    def combines(self) -> bool:
+        return self.options.bank
+
+    def combine(self, lang: str, parts: Sequence[bytes]) -> OutputFile | None:
+        """`bank/<lang>.zip`: every quiz's package in one, with one manifest (each quiz's
+        files are in its own folder, `qb_<quiz-id>_<lang>/`; an image two show is one file)."""
+        files = merge_packages(parts, f"qb_bank_{lang}_manifest", self.name)
+        if not files:
+            return None
+        content = write_zip(files, manifest_first=True)
+        return OutputFile(PurePosixPath("bank", f"{lang}.{self.extension}"), content)
 
     def package(self, quiz: QuizTranslations, lang: str) -> Package:
         """The files of one quiz's package in one language."""
@@ -518,9 +534,14 @@ class Qti12Renderer(Renderer[Qti12Options]):
             ident,
             assessment.encode(),
             _meta(ident, title, description, points, shuffle).encode(),
-            _manifest(ident, title, images).encode(),
+            _manifest(ident, self._package_title(quiz, lang, title), images).encode(),
             images,
         )
+
+    def _package_title(self, quiz: QuizTranslations, lang: str, title: str) -> str:
+        """The manifest's title: the quiz's, or with `bank`, the bank's (which the bank's
+        package keeps from its first quiz's)."""
+        return quiz.bank_title.get(lang, title) if self.options.bank else title
 
     def _item(self, question: Question, texts: Texts, ident: str) -> str:
         """One question as an `<item>`: its type's parts from its writer, the explanation as the

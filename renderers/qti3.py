@@ -27,14 +27,22 @@ place for (an image's title, a list's start number, strikethrough: qti3_types.LO
 drop-down's options, which are plain text (an image is its alt text and a formula its TeX, as in
 every other export's drop-downs). Every quizbank type has its interaction (`supported_types` is
 None). The packages are valid against IMS's QTI 3.0 XSDs: scripts/qti3-validate.
+
+With `bank=true`, `qti3/bank/<lang>.zip` is one package of every quiz in the language, a test
+each (renderers/packages.py merges the quizzes' packages): so that the quizzes' files do not
+collide, each quiz's package then has its test and items in a folder of its own
+(`<quiz-id>/assessment.xml`, `<quiz-id>/items/<question-id>.xml`; the images stay in `images/`,
+shared), its LOM metadata is the bank's (its title, from content/bank.yaml or the folder's name)
+and the quiz's own is the metadata of its test's resource.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import PurePosixPath
+
+from pydantic import Field
 
 from quizbank.errors import RendererError
 from quizbank.i18n import gettext_for
@@ -44,6 +52,7 @@ from quizbank.markup import find_formulas, find_images, media, to_html, to_plain
 from quizbank.model import GAP, ChoiceGap, Cloze, Level, Question, Quiz, question_texts
 from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
+from .packages import MANIFEST, merge_packages, write_zip
 from .qti3_types import (
     LOST,
     WRITERS,
@@ -66,14 +75,12 @@ LOM = "http://ltsc.ieee.org/xsd/LOM"
 LOM_XSD = "https://purl.imsglobal.org/spec/md/v1p3/schema/xsd/imsmd_loose_v1p3p2.xsd"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
 
-MANIFEST = "imsmanifest.xml"
 TEST = "assessment.xml"
 ITEMS = "items"
 IMAGES = "images"
 TITLE_MAX = 80  # an item's title: the prompt's first words, as a platform's item bank lists it
 
 _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
-_ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can hold: the same bytes every build
 # LOM's difficulty vocabulary (LOMv1.0) for quizbank's levels.
 _DIFFICULTY = {Level.BEGINNER: "easy", Level.INTERMEDIATE: "medium", Level.ADVANCED: "difficult"}
 _EXPLANATION = "EXPLANATION"
@@ -81,7 +88,14 @@ _SHOWN = "shown"
 
 
 class Qti3Options(RendererOptions):
-    """The QTI 3 renderer has no options yet."""
+    """Options of the QTI 3 renderer."""
+
+    bank: bool = Field(
+        False,
+        description="Also write bank/<lang>.zip, every quiz in one package for one import, a test "
+        "each, each quiz's files in a folder of its own (<quiz-id>/); the package's title is the "
+        "bank's, in content/bank.yaml, or the folder's name.",
+    )
 
 
 def test_identifier(quiz_id: str) -> str:
@@ -226,6 +240,16 @@ def _lom(quiz_id: str, quiz: Quiz) -> str:
     )
 
 
+def _bank_lom(lang: str, title: str) -> str:
+    """The LOM metadata of a bank's package: its title and language."""
+    return (
+        "<imsmd:lom><imsmd:general>"
+        f'<imsmd:title><imsmd:string language="{attr(lang)}">{text(title)}</imsmd:string>'
+        f"</imsmd:title><imsmd:language>{attr(lang)}</imsmd:language>"
+        "</imsmd:general></imsmd:lom>"
+    )
+
+
 def _image_identifier(image: Image) -> str:
     return f"image.{image.sha256[:16]}"
 
@@ -239,14 +263,17 @@ def _manifest(
     quiz: Quiz,
     uses: Sequence[tuple[Question, list[Image]]],
     test_images: Sequence[Image],
+    bank: str | None = None,
 ) -> str:
     """The manifest: the test and the images of its rubric, each item with the images it
-    shows, each image."""
+    shows, each image. In a bank (`bank` its title), the package's metadata is the bank's, the
+    test's the quiz's, and the test and items are in the quiz's folder."""
     test_id = test_identifier(quiz_id)
+    folder = "" if bank is None else f"{quiz_id}/"
     items = []
     images: dict[str, Image] = {image.sha256: image for image in test_images}
     for question, shown in uses:
-        path = item_path(question.id)
+        path = folder + item_path(question.id)
         needs = _dependencies(shown)
         items.append(
             f'<resource identifier="{attr(item_identifier(quiz_id, question.id))}" '
@@ -262,29 +289,21 @@ def _manifest(
         f'href="{attr(image_path(image))}"><file href="{attr(image_path(image))}"/></resource>'
         for image in images.values()
     )
+    lom = _lom(quiz_id, quiz)
+    test_lom = "" if bank is None else f"<metadata>{lom}</metadata>"
+    test = attr(folder + TEST)
     return (
         f"{_DECLARATION}"
         f'<manifest xmlns="{CP}" xmlns:imsmd="{LOM}" xmlns:xsi="{XSI}" '
         f'xsi:schemaLocation="{CP} {CP_XSD} {LOM} {LOM_XSD}" '
         f'identifier="{attr(f"package.{quiz_id}")}">'
         "<metadata><schema>QTI Package</schema><schemaversion>3.0.0</schemaversion>"
-        f"{_lom(quiz_id, quiz)}</metadata><organizations/><resources>"
-        f'<resource identifier="{attr(test_id)}" type="imsqti_test_xmlv3p0" href="{TEST}">'
-        f'<file href="{TEST}"/>{test_needs}</resource>'
+        f"{lom if bank is None else _bank_lom(quiz.lang, bank)}</metadata>"
+        "<organizations/><resources>"
+        f'<resource identifier="{attr(test_id)}" type="imsqti_test_xmlv3p0" href="{test}">'
+        f'{test_lom}<file href="{test}"/>{test_needs}</resource>'
         f"{''.join(items)}{files}</resources></manifest>\n"
     )
-
-
-def _zip(files: Mapping[str, bytes]) -> bytes:
-    """The files in a zip that is the same bytes for the same files: sorted, fixed times."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, _ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, files[name])
-    return out.getvalue()
 
 
 def _addresses(images: Mapping[str, Image], prefix: str) -> dict[str, str]:
@@ -307,16 +326,31 @@ class Qti3Renderer(Renderer[Qti3Options]):
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         raise NotImplementedError("a QTI 3 package is a zip of several files: use render_quiz")
 
+    @property
+    def combines(self) -> bool:
+        return self.options.bank
+
+    def combine(self, lang: str, parts: Sequence[bytes]) -> OutputFile | None:
+        """`bank/<lang>.zip`: every quiz's package (each quiz's test and items in its folder)
+        in one, with one manifest whose metadata is the bank's."""
+        files = merge_packages(parts, f"package.bank.{lang}", self.name)
+        if not files:
+            return None
+        return OutputFile(PurePosixPath("bank", f"{lang}.{self.extension}"), write_zip(files))
+
     def package(self, quiz: QuizTranslations, lang: str) -> bytes:
         """One language's package as the bytes of its zip."""
-        return _zip(self.files(quiz, lang))
+        return write_zip(self.files(quiz, lang))
 
     def files(self, quiz: QuizTranslations, lang: str) -> dict[str, bytes]:
-        """The files of one language's package, by their path inside it."""
+        """The files of one language's package, by their path inside it (with `bank`, the test
+        and items in the quiz's folder, whence the texts address the images one level up)."""
         quiz_id, current, images = quiz.quiz_id, quiz[lang], quiz.images_of(lang)
+        bank = (quiz.bank_title.get(lang) or to_plain(current.title)) if self.options.bank else None
+        folder, up = ("", "") if bank is None else (f"{quiz_id}/", "../")
         files: dict[str, bytes] = {}
         uses = []
-        with media({lang: _addresses(images, "../")}, math="mathml"):
+        with media({lang: _addresses(images, f"{up}../")}, math="mathml"):
             for question in current.questions:
                 try:
                     item = _item(quiz_id, question, lang).encode()
@@ -324,13 +358,13 @@ class Qti3Renderer(Renderer[Qti3Options]):
                     raise RendererError(
                         f"renderer 'qti3': quiz {quiz_id!r} question {question.id!r}: {exc}"
                     ) from None
-                files[item_path(question.id)] = item
+                files[folder + item_path(question.id)] = item
                 shown = shown_images((value for _, value in question_texts(question)), images)
                 uses.append((question, shown))
-        with media({lang: _addresses(images, "")}, math="mathml"):
-            files[TEST] = _test(quiz_id, current).encode()
+        with media({lang: _addresses(images, up)}, math="mathml"):
+            files[folder + TEST] = _test(quiz_id, current).encode()
         test_images = shown_images([current.description], images)
-        files[MANIFEST] = _manifest(quiz_id, current, uses, test_images).encode()
+        files[MANIFEST] = _manifest(quiz_id, current, uses, test_images, bank).encode()
         for image in (*test_images, *(image for _, shown in uses for image in shown)):
             files[image_path(image)] = image.data
         return files

@@ -4,7 +4,10 @@ quiz, each in its own category under the bank's, titled from content/bank.yaml o
 
 from __future__ import annotations
 
+import io
+import posixpath
 import shutil
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -124,3 +127,143 @@ def test_validate_reports_a_bad_bank_yaml_at_its_line(
     [error] = [line for line in run.out.splitlines() if ": error: " in line]
     assert error.startswith(f"{content / 'bank.yaml'}:3:7: error: title.ur: ")
     assert "bank.yaml holds `title:` with a title per language" in error
+
+
+# ---------------------------------------------------------------- QTI packages of the whole bank
+
+QTI_CP = {
+    "qti12": "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}",
+    "qti3": "{http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1}",
+}
+QTI3_ASI = "{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}"
+
+
+def _qti_banks(content: Path, out: Path) -> dict[str, dict[str, dict[str, bytes]]]:
+    """Every bank package of both QTI formats, by format and language: its entries by name."""
+    request = BuildRequest(
+        paths=[content],
+        out_dir=out,
+        formats=["qti12", "qti3"],
+        options=["qti12.bank=true", "qti3.bank=true"],
+    )
+    assert not build(request, discover_renderers()).report.has_errors
+    banks: dict[str, dict[str, dict[str, bytes]]] = {}
+    for fmt in QTI_CP:
+        for lang in ("en", "ur"):
+            with zipfile.ZipFile(out / fmt / "bank" / f"{lang}.zip") as archive:
+                entries = {name: archive.read(name) for name in archive.namelist()}
+            banks.setdefault(fmt, {})[lang] = entries
+    return banks
+
+
+def _check_manifest(fmt: str, package: dict[str, bytes]) -> etree._Element:
+    """Every href of the manifest is an entry and every entry is listed; identifiers unique;
+    every dependency a resource."""
+    cp = QTI_CP[fmt]
+    manifest = etree.fromstring(package["imsmanifest.xml"])
+    resources = list(manifest.iter(f"{cp}resource"))
+    identifiers = [r.get("identifier") for r in resources]
+    assert len(identifiers) == len(set(identifiers))
+    hrefs = {f.get("href") for f in manifest.iter(f"{cp}file")}
+    hrefs |= {r.get("href") for r in resources if r.get("href")}
+    assert hrefs == set(package) - {"imsmanifest.xml"}
+    for dependency in manifest.iter(f"{cp}dependency"):
+        assert dependency.get("identifierref") in identifiers
+    return manifest
+
+
+def test_the_qti_bank_packages_hold_every_quiz_listed_once(content: Path, tmp_path: Path) -> None:
+    banks = _qti_banks(content, tmp_path / "dist")
+    for lang, title in (
+        ("en", "Checkpoints and resuming training"),
+        ("ur", "چیک پوائنٹس اور تربیت جاری رکھنا"),
+    ):
+        quizzes = sorted(p.stem for p in (tmp_path / "dist" / "qti3" / lang).glob("*.zip"))
+        assert len(quizzes) == 3
+        # QTI 1.2: each quiz's assessment and Canvas settings in its folder, as in its own zip.
+        package = banks["qti12"][lang]
+        manifest = _check_manifest("qti12", package)
+        assert manifest.findtext(".//{*}title/{*}string") == title
+        for quiz_id in quizzes:
+            own = zipfile.ZipFile(tmp_path / "dist" / "qti12" / lang / f"{quiz_id}.zip")
+            for name in own.namelist():
+                if name != "imsmanifest.xml":
+                    assert package[name] == own.read(name)
+        assessments = [
+            r
+            for r in manifest.iter(f"{QTI_CP['qti12']}resource")
+            if r.get("type") == "imsqti_xmlv1p2"
+        ]
+        assert [r.get("identifier") for r in assessments] == [f"qb_{q}_{lang}" for q in quizzes]
+        # QTI 3: a test per quiz in its folder, its items beside it; the bank's title.
+        package = banks["qti3"][lang]
+        manifest = _check_manifest("qti3", package)
+        assert manifest.findtext("{*}metadata/{*}lom/{*}general/{*}title/{*}string") == title
+        tests = [
+            r
+            for r in manifest.iter(f"{QTI_CP['qti3']}resource")
+            if r.get("type") == "imsqti_test_xmlv3p0"
+        ]
+        assert [t.get("href") for t in tests] == [f"{q}/assessment.xml" for q in quizzes]
+        for quiz_id, resource in zip(quizzes, tests, strict=True):
+            entry = resource.findtext("{*}metadata/{*}lom/{*}general/{*}identifier/{*}entry")
+            assert entry == quiz_id
+            test = etree.fromstring(package[f"{quiz_id}/assessment.xml"])
+            refs = list(test.iter(f"{QTI3_ASI}qti-assessment-item-ref"))
+            assert refs
+            for ref in refs:  # relative to the test, as the player resolves it
+                item = etree.fromstring(package[f"{quiz_id}/{ref.get('href')}"])
+                assert item.tag == f"{QTI3_ASI}qti-assessment-item"
+                assert item.get("identifier") == ref.get("identifier")
+        for name, data in package.items():  # every image an item or test shows is in the zip
+            if name.endswith(".xml") and name != "imsmanifest.xml":
+                for img in etree.fromstring(data).iter(f"{QTI3_ASI}img"):
+                    target = posixpath.normpath(
+                        posixpath.join(posixpath.dirname(name), img.get("src"))
+                    )
+                    assert target in package, (name, img.get("src"))
+
+
+def test_an_image_two_quizzes_show_is_one_entry_and_builds_are_identical(
+    content: Path, tmp_path: Path
+) -> None:
+    media = REPO / "tests" / "fixtures" / "media"
+    for lang in ("en", "ur"):
+        text = (media / lang / "media.yaml").read_text("utf-8")
+        (content / lang / "media.yaml").write_text(text, "utf-8")
+        again = text.replace("id: media\n", "id: media-again\n", 1)
+        (content / lang / "media-again.yaml").write_text(again, "utf-8")
+    for image in (media / "images").iterdir():
+        shutil.copy(image, content / "images")
+    first = _qti_banks(content, tmp_path / "one")
+    assert first == _qti_banks(content, tmp_path / "two")
+    for fmt in QTI_CP:
+        for lang in ("en", "ur"):
+            raw = (tmp_path / "one" / fmt / "bank" / f"{lang}.zip").read_bytes()
+            assert raw == (tmp_path / "two" / fmt / "bank" / f"{lang}.zip").read_bytes()
+            package = first[fmt][lang]
+            manifest = _check_manifest(fmt, package)
+            images = sorted(name for name in package if name.startswith("images/"))
+            assert len(images) == 3  # shards, grid, sharded-checkpoint: each once
+            listed = [
+                r.get("href")
+                for r in manifest.iter(f"{QTI_CP[fmt]}resource")
+                if r.get("type") == "webcontent"
+            ]
+            assert sorted(listed) == images
+            with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+                assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+                names = archive.namelist()
+            assert names == (
+                ["imsmanifest.xml", *sorted(set(names) - {"imsmanifest.xml"})]
+                if fmt == "qti12"
+                else sorted(names)
+            )
+
+
+def test_without_bank_the_qti3_package_keeps_its_layout(content: Path, tmp_path: Path) -> None:
+    request = BuildRequest(paths=[content], out_dir=tmp_path / "dist", formats=["qti3"])
+    assert not build(request, discover_renderers()).report.has_errors
+    assert not (tmp_path / "dist" / "qti3" / "bank").exists()
+    with zipfile.ZipFile(tmp_path / "dist" / "qti3" / "en" / "every-type.zip") as archive:
+        assert "assessment.xml" in archive.namelist()
