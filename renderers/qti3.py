@@ -34,6 +34,13 @@ collide, each quiz's package then has its test and items in a folder of its own
 (`<quiz-id>/assessment.xml`, `<quiz-id>/items/<question-id>.xml`; the images stay in `images/`,
 shared), its LOM metadata is the bank's (its title, from content/bank.yaml or the folder's name)
 and the quiz's own is the metadata of its test's resource.
+
+With `version=2.1`, the packages are QTI 2.1, which more platforms import today than 3.0 (Canvas
+New Quizzes, Blackboard Learn, D2L Brightspace, TAO, Inspera, OpenOLAT, Moodle's QTI plugins):
+the same files, translated from the 3.0 ones (`to_qti21`, at the end of this module) so that one
+writer says what both versions say: an IMS CP 1.1 manifest with QTI 2.1's resource types, items
+and the test in QTI 2.1's namespace and camelCase names. Valid against IMS's QTI 2.1 XSD too
+(`scripts/qti3-validate --version 2.1`).
 """
 
 from __future__ import annotations
@@ -41,7 +48,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
+from typing import Literal
 
+from lxml import etree
 from pydantic import Field
 
 from quizbank.errors import RendererError
@@ -95,6 +104,13 @@ class Qti3Options(RendererOptions):
         description="Also write bank/<lang>.zip, every quiz in one package for one import, a test "
         "each, each quiz's files in a folder of its own (<quiz-id>/); the package's title is the "
         "bank's, in content/bank.yaml, or the folder's name.",
+    )
+    version: Literal["3.0", "2.1"] = Field(
+        "3.0",
+        description="The QTI version of the packages: 3.0, or 2.1, which more platforms import "
+        "today (Canvas New Quizzes, Blackboard Learn, D2L Brightspace, TAO, Inspera, OpenOLAT, "
+        "Moodle's QTI plugins): the same items translated to QTI 2.1's names, namespaces and "
+        "IMS CP 1.1 manifest; what 2.1 cannot say (a right-to-left direction) is reported.",
     )
 
 
@@ -314,7 +330,10 @@ class Qti3Renderer(Renderer[Qti3Options]):
     """A QTI 3.0 content package per quiz and language."""
 
     name = "qti3"
-    description = "IMS QTI 3.0 content packages (zip): an item per question, an assessment test"
+    description = (
+        "IMS QTI 3.0 (or, with version=2.1, 2.1) content packages (zip): an item per question, "
+        "an assessment test"
+    )
     extension = "zip"
     Options = Qti3Options
     supported_types = None  # QTI 3 has an interaction for every quizbank type
@@ -365,13 +384,16 @@ class Qti3Renderer(Renderer[Qti3Options]):
             files[folder + TEST] = _test(quiz_id, current).encode()
         test_images = shown_images([current.description], images)
         files[MANIFEST] = _manifest(quiz_id, current, uses, test_images, bank).encode()
+        if self.options.version == "2.1":
+            files = {name: to_qti21(name, data) for name, data in files.items()}
         for image in (*test_images, *(image for _, shown in uses for image in shown)):
             files[image_path(image)] = image.data
         return files
 
     def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
-        """What QTI's XHTML has no place for (qti3_types.LOST), and the images and formulas of a
-        cloze drop-down's options, which are plain text."""
+        """What QTI's XHTML has no place for (qti3_types.LOST), the images and formulas of a
+        cloze drop-down's options, which are plain text, and in QTI 2.1 a right-to-left
+        language's direction."""
         yield from super().losses(quiz, lang)
         for index, question in enumerate(quiz[lang].questions):
             texts = [value for _, value in question_texts(question)]
@@ -386,6 +408,10 @@ class Qti3Renderer(Renderer[Qti3Options]):
                 yield Loss(index, f"loses {what} in qti3: QTI's XHTML has no place for it")
             if isinstance(question, Cloze):
                 yield from _drop_down_losses(index, question)
+        if self.options.version == "2.1" and is_rtl(lang):
+            yield Loss(None, f"loses the right-to-left direction of its {lang} text in qti3 "
+                       "version 2.1, which has no `dir` attribute (the text keeps its xml:lang, "
+                       "and a left-to-right run in it stays isolated)")  # fmt: skip
 
 
 # What a text holds before to_html can write what LOST names: an image, strikethrough, a
@@ -406,3 +432,165 @@ def _drop_down_losses(index: int, question: Cloze) -> Iterator[Loss]:
             if find_formulas(option.text):
                 yield Loss(index, f"shows the TeX of the formula in {where}: a QTI drop-down "
                            "holds plain text")  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------ QTI 2.1
+#
+# A 2.1 package is the 3.0 package translated, so that both say the same: each XML file parsed
+# (lxml) and written again with QTI 2.1's namespaces and names. QTI 3 named 2.1's elements and
+# attributes in kebab case with a `qti-` prefix (`qti-choice-interaction response-identifier`
+# is 2.1's `choiceInteraction responseIdentifier`), so a name is translated by rule, and the few
+# constructs that differ by the tables below, each checked against 2.1's XSD (imsqti_v2p1.xsd):
+# - `qti-content-body`, QTI 3's wrapper of a modal feedback's and a rubric block's content,
+#   is no element in 2.1, which holds the content directly: unwrapped;
+# - `external-scored` (an essay scored by a person) is new in 2.2: dropped (the 2.1 item has no
+#   rule that scores it, which is how 2.1 says the same), and so is `dir` (below);
+# - HTML5's `bdi`, which 2.1's XHTML lacks, is a `span` whose text is isolated as `bdi` isolates
+#   it, between Unicode's FSI and PDI; HTML's `lang` is `xml:lang`; `dir`, which 2.1 has no
+#   attribute for, is an inline element's isolate (`<code dir="ltr">` its text between LRI and
+#   PDI) and lost on a block (`losses` reports a right-to-left quiz's), and on a formula, which
+#   MathML 2 lays out left to right anyway.
+# The items' response processing is explicit rules, never a template, so no template URI needs
+# translating. MathML is otherwise left as it is (2.1 imports MathML 2, whose names the
+# formulas use).
+
+ASI21 = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+ASI21_XSD = "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
+CP11 = "http://www.imsglobal.org/xsd/imscp_v1p1"
+CP11_XSD = "http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
+LOM21_XSD = "http://www.imsglobal.org/xsd/imsmd_loose_v1p3p2.xsd"
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+_SCHEMA_LOCATION = f"{{{XSI}}}schemaLocation"
+_UNWRAPPED = {"qti-content-body"}
+MATHML = "http://www.w3.org/1998/Math/MathML"
+_DROPPED_ATTRIBUTES = {"external-scored"}  # what 2.1 has no attribute for
+_HTML5 = {"bdi": "span"}  # an HTML5 element as the 2.1 element that says the same
+# An inline element's direction (and a `bdi`'s isolation) as Unicode's isolates around its text,
+# which say what `dir` says there: LRI, RLI or FSI, then PDI.
+_ISOLATES = {"ltr": "\u2066", "rtl": "\u2067", "auto": "\u2068"}
+_PDI = "\u2069"
+_INLINE = {"a", "abbr", "b", "bdi", "cite", "code", "em", "i", "kbd", "q", "samp", "small",
+           "span", "strong", "sub", "sup", "var"}  # fmt: skip
+_RESOURCE_TYPES = {
+    "imsqti_item_xmlv3p0": "imsqti_item_xmlv2p1",
+    "imsqti_test_xmlv3p0": "imsqti_test_xmlv2p1",
+}
+_SCHEMA_VERSION = "2.1"
+
+
+def _camel(name: str) -> str:
+    """A QTI 3 name as QTI 2.1's: `qti-map-entry` `mapEntry`, `map-key` `mapKey`."""
+    first, *rest = name.removeprefix("qti-").split("-")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _asi21(element: etree._Element) -> None:
+    """An ASI element and what it holds as QTI 2.1, in place (the namespace and names)."""
+    for child in list(element):
+        if isinstance(child.tag, str) and etree.QName(child).namespace == ASI:
+            _asi21(child)
+        elif isinstance(child.tag, str) and etree.QName(child).namespace == MATHML:
+            _pop(child, "dir")  # MathML 2 lays formulas out left to right only
+    name = etree.QName(element).localname
+    direction = _pop(element, "dir")
+    for key in _DROPPED_ATTRIBUTES.intersection(element.attrib):
+        del element.attrib[key]
+    if name.startswith("qti-"):
+        element.tag = f"{{{ASI21}}}{_camel(name)}"
+        attributes = list(element.attrib.items())
+        element.attrib.clear()
+        for old, value in attributes:
+            element.set(_attribute_name(str(old)), str(value))
+        return
+    element.tag = f"{{{ASI21}}}{_HTML5.get(name, name)}"
+    if (lang := _pop(element, "lang")) is not None:
+        element.set(_XML_LANG, lang)
+    if name == "bdi" or (direction is not None and name in _INLINE):
+        _isolate(element, _ISOLATES[direction or "auto"])
+
+
+def _pop(element: etree._Element, key: str) -> str | None:
+    """An attribute's value, removed; None when the element has none."""
+    value = element.get(key)
+    if value is not None:
+        del element.attrib[key]
+    return value
+
+
+def _attribute_name(key: str) -> str:
+    """An ASI attribute's name in 2.1 (`xml:lang` and `xsi:` ones as they are)."""
+    return key if key.startswith("{") else _camel(key)
+
+
+def _isolate(element: etree._Element, start: str) -> None:
+    """The element's text between an isolate's first mark and PDI."""
+    element.text = start + (element.text or "")
+    if len(element):
+        element[-1].tail = (element[-1].tail or "") + _PDI
+    else:
+        element.text += _PDI
+
+
+def _unwrap(root: etree._Element) -> None:
+    """Each `_UNWRAPPED` element replaced by what it holds."""
+    for wrapper in [e for e in root.iter(f"{{{ASI}}}*") if etree.QName(e).localname in _UNWRAPPED]:
+        parent = wrapper.getparent()
+        if parent is None:
+            continue
+        at = parent.index(wrapper)
+        before = wrapper.getprevious()
+        text = (wrapper.text or "") + (wrapper.tail or "")  # white space between elements
+        if text:
+            if before is None:
+                parent.text = (parent.text or "") + text
+            else:
+                before.tail = (before.tail or "") + text
+        for offset, child in enumerate(list(wrapper)):
+            parent.insert(at + offset, child)
+        parent.remove(wrapper)
+
+
+def _rooted(old: etree._Element, tag: str, nsmap: dict[str | None, str]) -> etree._Element:
+    """A new root `tag` declaring `nsmap`, with the old root's content and attributes (an
+    ASI root's named as 2.1 names them) and the schema's location for its namespace: lxml
+    cannot change the namespaces a root declares."""
+    namespace = etree.QName(tag).namespace
+    root = etree.Element(tag, nsmap=nsmap)  # type: ignore[arg-type]  # (None: the default)
+    for key, value in old.attrib.items():
+        root.set(_attribute_name(str(key)) if namespace == ASI21 else key, value)
+    schema = f"{CP11} {CP11_XSD} {LOM} {LOM21_XSD}" if namespace == CP11 else f"{ASI21} {ASI21_XSD}"
+    root.set(_SCHEMA_LOCATION, schema)
+    root.text = old.text
+    for child in list(old):
+        root.append(child)
+    etree.cleanup_namespaces(root)
+    return root
+
+
+def to_qti21(name: str, data: bytes) -> bytes:
+    """A file of a QTI 3.0 package as the QTI 2.1 package's: the manifest, the test and items;
+    any other file (an image) as it is."""
+    if not name.endswith(".xml"):
+        return data
+    old = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+    if name == MANIFEST:
+        for element in old.iter(f"{{{CP}}}*"):
+            element.tag = f"{{{CP11}}}{etree.QName(element).localname}"
+            if element.get("type") in _RESOURCE_TYPES:
+                element.set("type", _RESOURCE_TYPES[element.get("type", "")])
+        version = old.find(f"{{{CP11}}}metadata/{{{CP11}}}schemaversion")
+        if version is not None:
+            version.text = _SCHEMA_VERSION
+        root = _rooted(old, f"{{{CP11}}}manifest", {None: CP11, "imsmd": LOM, "xsi": XSI})
+    else:
+        _unwrap(old)
+        for child in list(old):
+            if isinstance(child.tag, str) and etree.QName(child).namespace == ASI:
+                _asi21(child)
+        tag = f"{{{ASI21}}}{_camel(etree.QName(old).localname)}"
+        root = _rooted(old, tag, {None: ASI21, "xsi": XSI})
+    return (
+        _DECLARATION.encode()
+        + etree.tostring(root, encoding="UTF-8", xml_declaration=False)
+        + b"\n"
+    )

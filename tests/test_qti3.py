@@ -5,6 +5,7 @@ feedback, hostile and Urdu text escaped and intact, images beside the items."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import io
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from conftest import REPO
 from lxml import etree, html
+from quizbank_renderers.packages import write_zip
 from quizbank_renderers.qti3 import Qti3Options, Qti3Renderer, item_identifier
 from quizbank_renderers.qti3_types import answer_pattern, xhtml
 
@@ -620,3 +622,330 @@ def test_the_validator_reports_an_invalid_file(tmp_path: Path) -> None:
     assert len(errors) == 2
     assert any("gone.png is listed in the manifest but not in the zip" in e for e in errors)
     assert any("extra.xml is in the zip but not in the manifest" in e for e in errors)
+
+
+# -------------------------------------------------------------------------------- QTI 2.1
+#
+# `-O qti3.version=2.1`: the same packages translated to QTI 2.1, each item compared with its
+# 3.0 twin by the names each version gives (written out here, not derived from the renderer's).
+
+ASI21 = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
+CP11 = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
+MATHML = "{http://www.w3.org/1998/Math/MathML}"
+NS21 = {"q": ASI21[1:-1], "cp": CP11[1:-1], "lom": LOM[1:-1]}
+ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+# The 3.0 types' packages with the default options, as built before 2.1 existed: 3.0 stays
+# these bytes (when a writer changes them on purpose, write the new hashes here).
+QTI30_SHA256 = {
+    "en/every-type.zip": "aff42ddb7613f55615d2a0e903aa475ceac4611457367ae6468ffc58d9bba6dc",
+    "ur/every-type.zip": "0bb1fc853fb090e48ce1595dc3c5e8f064dac402da1ed18426e27bb611290f37",
+}
+
+
+def built21(folder: Path, out: Path, *options: str) -> dict[str, Package]:
+    """Every package `quizbank build -f qti3 -O qti3.version=2.1` writes, unzipped by path
+    under qti3/ (`en/every-type.zip`, `bank/en.zip`)."""
+    request = BuildRequest(
+        paths=[folder],
+        out_dir=out,
+        formats=["qti3"],
+        options=["qti3.version=2.1", *options],
+    )
+    result = build(request, discover_renderers())
+    assert not result.report.has_errors, [d.format() for d in result.report.diagnostics]
+    packages = {}
+    for path in sorted((out / "qti3").glob("*/*.zip")):
+        with zipfile.ZipFile(path) as archive:
+            packages[f"{path.parent.name}/{path.name}"] = {
+                name: archive.read(name) for name in archive.namelist()
+            }
+    return packages
+
+
+@pytest.fixture(scope="module")
+def types21(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Package]:
+    return built21(TYPES, tmp_path_factory.mktemp("types21"))
+
+
+@pytest.fixture(scope="module")
+def media21(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Package]:
+    return built21(MEDIA, tmp_path_factory.mktemp("media21"))
+
+
+@pytest.fixture(scope="module")
+def bundled21(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Package]:
+    return built21(REPO / "content", tmp_path_factory.mktemp("content21"), "qti3.bank=true")
+
+
+def values21(element: etree._Element, path: str) -> list[str]:
+    return [value.text or "" for value in element.iterfind(path, NS21)]
+
+
+def renderer21() -> Qti3Renderer:
+    return Qti3Renderer(Qti3Options(version="2.1"))
+
+
+def test_qti30_output_is_the_same_bytes_as_before_21(types: dict[str, Package]) -> None:
+    translations = QuizTranslations(
+        "every-type", {lang: quiz(TYPES, lang, "every-type") for lang in ("en", "ur")}, ["en"]
+    )
+    for lang in ("en", "ur"):
+        default = renderer().package(translations, lang)
+        assert Qti3Renderer(Qti3Options(version="3.0")).package(translations, lang) == default
+    for name, digest in QTI30_SHA256.items():
+        built_zip = renderer().package(translations, name.split("/")[0])
+        assert hashlib.sha256(built_zip).hexdigest() == digest, name
+        assert built_zip == write_zip(types[name]), name  # and as `quizbank build` writes it
+
+
+def _files21(packages: dict[str, Package]) -> list[tuple[str, str, etree._Element]]:
+    return [
+        (where, name, parse(data))
+        for where, package in packages.items()
+        for name, data in package.items()
+        if name.endswith(".xml")
+    ]
+
+
+def test_qti21_files_are_in_21s_namespaces_only(
+    types21: dict[str, Package], media21: dict[str, Package], bundled21: dict[str, Package]
+) -> None:
+    files = _files21(types21 | media21 | bundled21)
+    assert len(types21) == 2 and len(media21) == 2 and len(bundled21) == 6
+    for where, name, root in files:
+        if name == "imsmanifest.xml":
+            assert root.tag == f"{CP11}manifest", where
+            assert {r.get("type") for r in root.iterfind(".//cp:resource", NS21)} <= {
+                "imsqti_test_xmlv2p1",
+                "imsqti_item_xmlv2p1",
+                "webcontent",
+            }, where
+            assert values21(root, "cp:metadata/cp:schemaversion") == ["2.1"]
+            assert {etree.QName(e).namespace for e in root.iter()} <= {CP11[1:-1], LOM[1:-1]}
+            continue
+        assert root.tag in (f"{ASI21}assessmentItem", f"{ASI21}assessmentTest"), (where, name)
+        location = root.get("{http://www.w3.org/2001/XMLSchema-instance}schemaLocation", "")
+        assert location.split()[0] == ASI21[1:-1]
+        for element in root.iter():
+            if not isinstance(element.tag, str) or element.tag.startswith(MATHML):
+                continue
+            assert element.tag.startswith(ASI21), (where, name, element.tag)
+            local = etree.QName(element).localname
+            assert not local.startswith("qti-") and "-" not in local, (where, name, local)
+            assert local not in ("bdi", "contentBody"), (where, name)
+            for key in element.attrib:
+                plain = etree.QName(key).localname
+                assert "-" not in plain and key not in ("dir", "lang"), (where, name, local, key)
+
+
+def _key(root: etree._Element, names: dict[str, str], ns: dict[str, str]) -> list[Any]:
+    """Each response's key and mapping, and the item's points, by the names of one version."""
+    n = names
+    found: list[Any] = [root.get("identifier"), root.get("title"), root.get(n["lang"])]
+    for declaration in root.iterfind(f"q:{n['response']}", ns):
+        mapping_element = declaration.find(f"q:{n['mapping']}", ns)
+        found.append(
+            (
+                declaration.get("identifier"),
+                declaration.get("cardinality"),
+                declaration.get(n["base"]),
+                [v.text for v in declaration.iterfind(f"q:{n['correct']}/q:{n['value']}", ns)],
+                None
+                if mapping_element is None
+                else (
+                    [mapping_element.get(n[bound]) for bound in ("lower", "upper", "default")],
+                    [
+                        (e.get(n["key"]), e.get(n["mapped"]), e.get(n["case"]))
+                        for e in mapping_element.iterfind(f"q:{n['entry']}", ns)
+                    ],
+                ),
+            )
+        )
+    for outcome_element in root.iterfind(f"q:{n['outcome']}", ns):
+        found.append(
+            (
+                outcome_element.get("identifier"),
+                outcome_element.get(n["base"]),
+                outcome_element.get(n["max"]),
+                [
+                    v.text
+                    for v in outcome_element.iterfind(f"q:{n['default_value']}/q:{n['value']}", ns)
+                ],
+            )
+        )
+    return found
+
+
+NAMES30 = {
+    "lang": XML_LANG, "response": "qti-response-declaration", "mapping": "qti-mapping",
+    "base": "base-type", "correct": "qti-correct-response", "value": "qti-value",
+    "lower": "lower-bound", "upper": "upper-bound", "default": "default-value",
+    "key": "map-key", "mapped": "mapped-value", "case": "case-sensitive",
+    "entry": "qti-map-entry", "outcome": "qti-outcome-declaration",
+    "max": "normal-maximum", "default_value": "qti-default-value",
+}  # fmt: skip
+NAMES21 = {
+    "lang": XML_LANG, "response": "responseDeclaration", "mapping": "mapping",
+    "base": "baseType", "correct": "correctResponse", "value": "value",
+    "lower": "lowerBound", "upper": "upperBound", "default": "defaultValue",
+    "key": "mapKey", "mapped": "mappedValue", "case": "caseSensitive",
+    "entry": "mapEntry", "outcome": "outcomeDeclaration",
+    "max": "normalMaximum", "default_value": "defaultValue",
+}  # fmt: skip
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.removeprefix("qti-").split("-")
+    return first + "".join(part.title() for part in rest)
+
+
+def test_qti21_items_have_their_30_twins_keys_mappings_and_points(
+    types: dict[str, Package],
+    types21: dict[str, Package],
+    media: dict[str, Package],
+    media21: dict[str, Package],
+) -> None:
+    for packages30, packages21 in ((types, types21), (media, media21)):
+        assert packages30.keys() == packages21.keys()
+        for where, package in packages30.items():
+            twin = packages21[where]
+            assert package.keys() == twin.keys(), where
+            for name in package:
+                if not name.startswith("items/"):
+                    if not name.endswith(".xml"):
+                        assert package[name] == twin[name], (where, name)  # images as they are
+                    continue
+                item30, item21 = parse(package[name]), parse(twin[name])
+                assert _key(item21, NAMES21, NS21) == _key(item30, NAMES30, NS), (where, name)
+                rules30 = item30.find("q:qti-response-processing", NS)
+                rules21 = item21.find("q:responseProcessing", NS21)
+                assert rules30 is not None and rules21 is not None
+                assert [
+                    (etree.QName(e).localname, sorted(e.attrib.values()), e.text)
+                    for e in rules21.iter()
+                ] == [
+                    (_camel(etree.QName(e).localname), sorted(e.attrib.values()), e.text)
+                    for e in rules30.iter()
+                ], (where, name)
+                # the same texts, but for the isolates that say what `bdi` and `dir` said
+                text30 = "".join(item30.itertext())
+                assert "".join(item21.itertext()).translate(ISOLATES) == text30, (where, name)
+
+
+def test_qti21_translates_what_21_says_otherwise(types21: dict[str, Package]) -> None:
+    essay = parse(types21["en/every-type.zip"]["items/why-weights-only.xml"])
+    score = essay.find("q:outcomeDeclaration[@identifier='SCORE']", NS21)
+    assert score is not None and score.get("externalScored") is None
+    rubric = essay.find(".//q:rubricBlock", NS21)
+    assert rubric is not None and rubric.get("view") == "scorer"
+    assert [etree.QName(child).localname for child in rubric] == ["div"]  # no contentBody
+    feedback = essay.find("q:modalFeedback", NS21)
+    assert feedback is not None and feedback.get("showHide") == "show"
+    assert [etree.QName(child).localname for child in feedback] == ["div"]
+    urdu = parse(types21["ur/every-type.zip"]["items/pick-one.xml"])
+    body = urdu.find("q:itemBody", NS21)
+    assert body is not None and body.get(XML_LANG) == "ur" and body.get("dir") is None
+    test = parse(types21["en/every-type.zip"]["assessment.xml"])
+    assert test.find("q:testPart", NS21).get("navigationMode") == "nonlinear"  # type: ignore[union-attr]
+    refs = test.findall(".//q:assessmentSection/q:assessmentItemRef", NS21)
+    assert len(refs) == 9
+    summed = test.findall("q:outcomeProcessing//q:testVariables", NS21)
+    assert [v.get("variableIdentifier") for v in summed] == ["SCORE", "MAXSCORE"]
+
+
+def test_qti21_isolates_what_bdi_and_dir_isolated() -> None:
+    base = quiz(TYPES, "ur", "every-type").model_dump(mode="json")
+    base["questions"][0]["prompt"] = "فائل `model.safetensors` میں PyTorch ہے"
+    changed = Quiz.model_validate(base)
+    package = Qti3Renderer(Qti3Options(version="2.1")).files(
+        QuizTranslations(changed.id, {"ur": changed}, ["ur"]), "ur"
+    )
+    prompt = parse(package["items/pick-one.xml"]).find("q:itemBody/q:div/q:p", NS21)
+    assert prompt is not None
+    code = prompt.find("q:code", NS21)
+    assert code is not None and code.text == "\u2066model.safetensors\u2069"
+    assert code.get(XML_LANG) == "en" and code.get("dir") is None
+    span = prompt.find("q:span", NS21)
+    assert span is not None and span.text == "\u2068PyTorch\u2069" and span.get(XML_LANG) == "en"
+
+
+def test_qti21_hostile_text_stays_escaped_and_intact() -> None:
+    base = quiz(TYPES, "en", "every-type").model_dump(mode="json")
+    questions = base["questions"]
+    questions[0]["prompt"] = HOSTILE
+    questions[0]["options"][1]["feedback"] = HOSTILE
+    questions[4]["answer"] = [HOSTILE]
+    questions[7]["gaps"]["where"]["options"][1]["text"] = HOSTILE
+    questions[8]["grader_info"] = HOSTILE
+    for question in questions:
+        question["explanation"] = HOSTILE
+    hostile = Quiz.model_validate(base | {"title": HOSTILE, "description": HOSTILE})
+    translations = QuizTranslations(hostile.id, {"en": hostile}, ["en"])
+    package30 = renderer().files(translations, "en")
+    package = renderer21().files(translations, "en")
+    for name, data in package.items():
+        root = parse(data)
+        assert not list(root.iter("{*}script")), name
+        assert b"<script" not in data, name
+        if name != "imsmanifest.xml":
+            assert "".join(root.itertext()) == "".join(parse(package30[name]).itertext()), name
+    pick_one = item(package, "pick-one")
+    assert pick_one.get("title") == HOSTILE
+    hostile_html = html.fragment_fromstring(to_html(HOSTILE), create_parent="div").text_content()
+    prompt = pick_one.find("q:itemBody/q:div", NS21)
+    assert prompt is not None and "".join(prompt.itertext()) == hostile_html
+    assert parse(package["assessment.xml"]).get("title") == HOSTILE
+    assert values(parse(package["imsmanifest.xml"]), ".//lom:title/lom:string") == [HOSTILE]
+    short = item(package, "format-name")
+    assert values21(short, "q:responseDeclaration//q:value") == [HOSTILE]
+    pattern = short.find(".//q:patternMatch", NS21)
+    assert pattern is not None and re.fullmatch(pattern.get("pattern", ""), HOSTILE)
+    gap = item(package, "index-gaps")
+    assert [c.text for c in gap.iterfind(".//q:inlineChoice", NS21)][1] == HOSTILE
+
+
+def test_qti21_reports_a_right_to_left_quizs_direction_as_lost() -> None:
+    every = {lang: quiz(TYPES, lang, "every-type") for lang in ("en", "ur")}
+    translations = QuizTranslations("every-type", every, ["en"])
+    assert list(renderer21().losses(translations, "en")) == []
+    assert [(loss.question, loss.what) for loss in renderer21().losses(translations, "ur")] == [
+        (
+            None,
+            "loses the right-to-left direction of its ur text in qti3 version 2.1, which has no "
+            "`dir` attribute (the text keeps its xml:lang, and a left-to-right run in it stays "
+            "isolated)",
+        )
+    ]
+    assert list(renderer().losses(translations, "ur")) == []
+
+
+def test_qti21_bank_is_one_21_package_of_every_quiz(bundled21: dict[str, Package]) -> None:
+    for lang in ("en", "ur"):
+        bank = bundled21[f"bank/{lang}.zip"]
+        manifest = parse(bank["imsmanifest.xml"])
+        assert manifest.tag == f"{CP11}manifest"
+        tests = manifest.findall("cp:resources/cp:resource[@type='imsqti_test_xmlv2p1']", NS21)
+        assert sorted(t.get("href") for t in tests) == [
+            "checkpoint-sharding/assessment.xml",
+            "resuming-training-in-practice/assessment.xml",
+        ]
+        hrefs = {f.get("href") for f in manifest.iterfind(".//cp:file", NS21)}
+        assert hrefs == set(bank) - {"imsmanifest.xml"}
+        for quiz_id in ("checkpoint-sharding", "resuming-training-in-practice"):
+            alone = bundled21[f"{lang}/{quiz_id}.zip"]
+            for name in alone:
+                if name.startswith("items/"):
+                    assert parse(bank[f"{quiz_id}/{name}"]).tag == f"{ASI21}assessmentItem"
+
+
+@pytest.mark.skipif(
+    not os.environ.get("QTI21_XSD_DIR"),
+    reason="the IMS XSDs may not be redistributed: set QTI21_XSD_DIR to a folder of the QTI 2.1 "
+    "ones (see scripts/qti3-validate)",
+)
+def test_qti21_packages_are_valid_against_the_ims_schemas(tmp_path: Path) -> None:
+    validate = _validator()
+    schemas = validate.Schemas(Path(os.environ["QTI21_XSD_DIR"]), "2.1")
+    packages = validate.built_packages(tmp_path, "2.1")
+    assert len(packages) == 8
+    assert [error for package in packages for error in schemas.errors(package)] == []
