@@ -82,7 +82,7 @@ from quizbank.model import (
 from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
 from . import moodle as m
-from .moodle_types import _number, _percent, _plain_line
+from .moodle_types import grade_percent, plain_line, plain_number
 
 # ------------------------------------------------------------------------------------ escaping
 
@@ -124,9 +124,9 @@ def html_text(text: str, lang: str, *, inline: bool = False) -> str:
     text, what Moodle reads as its own markup inert, Urdu in its right-to-left `<div>`."""
     html = to_html(text, lang, inline=inline, images=_NO_IMAGES, math="tex")
     if "<img " in html:
-        html = m._without_images(html)
-    before, after = m._direction(lang)
-    return f"{before}{m._inert_html(html)}{after}"
+        html = m.without_images(html)
+    before, after = m.rtl_wrapper(lang)
+    return f"{before}{m.inert_html(html)}{after}"
 
 
 def _html(text: str | None, lang: str, *, inline: bool = False) -> str:
@@ -140,10 +140,10 @@ def _category(quiz: Quiz, bank: str | None = None) -> str:
 
     Moodle turns back only `\\\\` in this line (escapedchar_pre; no escapedchar_post): it is
     written raw, backslashes doubled."""
-    title = m._inert(f"{m._untagged(to_plain(quiz.title))} ({quiz.lang})")
-    path = m._category_name(title)
+    title = m.inert_text(f"{m.untagged(to_plain(quiz.title))} ({quiz.lang})")
+    path = m.category_name(title)
     if bank is not None:
-        path = f"{m._category_name(m._inert(m._untagged(bank)))}/{path}"
+        path = f"{m.category_name(m.inert_text(m.untagged(bank)))}/{path}"
     name = path.replace("\\", "\\\\")
     if "&&" in name:
         name = _AMPERSANDS.sub("&" + _WORD_JOINER, name)
@@ -152,7 +152,7 @@ def _category(quiz: Quiz, bank: str | None = None) -> str:
 
 def _comment(quiz_id: str, question: Question, tags: str) -> str:
     """The comment Moodle reads a question's idnumber and tags from."""
-    idnumber = m._idnumber(quiz_id, question.id).replace("]", "\\]")
+    idnumber = m.idnumber_of(quiz_id, question.id).replace("]", "\\]")
     return f"// [id:{idnumber}]{tags}\n"
 
 
@@ -170,7 +170,7 @@ def _choice(question: SingleChoice | MultipleChoice, lang: str) -> str:
         if single:
             mark = "=" if grade == 1 else "~"
         else:
-            mark = f"~%{_percent(grade * 100)}%" if grade else "~"
+            mark = f"~%{grade_percent(grade * 100)}%" if grade else "~"
         feedback = _html(option.feedback, lang, inline=True)
         text = _sub_text(_html(option.text, lang, inline=True))
         lines.append(f"\n\t{mark}{text}#{_sub_text(feedback)}" if feedback else f"\n\t{mark}{text}")
@@ -194,7 +194,7 @@ def _true_false(question: TrueFalse, lang: str) -> str:
 
 def _numerical(question: Numerical, lang: str) -> str:
     """`#answer:tolerance`."""
-    return f"#{_number(question.answer)}:{_number(question.tolerance)}"
+    return f"#{plain_number(question.answer)}:{plain_number(question.tolerance)}"
 
 
 def accepted_answers(question: ShortAnswer) -> tuple[list[str], list[str]]:
@@ -233,7 +233,7 @@ _TEXT = attrgetter("text")
 
 def _match(item: Any, get: Callable[[Any], str], lang: str) -> str:
     """A match as plain text (Moodle shows it in a drop-down), as the Moodle XML export has it."""
-    return _escaped_plain(_plain_line([(lang, item)], get))
+    return _escaped_plain(plain_line([(lang, item)], get))
 
 
 def _matching(question: Matching, lang: str) -> str:
@@ -315,7 +315,7 @@ def question_losses(question: Question) -> list[str]:
     """What GIFT loses of a question of a type it carries, as clauses."""
     clauses = []
     if question.points != 1:
-        clauses.append(f"is worth 1 mark, not {_number(question.points)} (gift has no marks)")
+        clauses.append(f"is worth 1 mark, not {plain_number(question.points)} (gift has no marks)")
     clauses += _TYPE_LOSSES.get(question.type, _nothing_lost)(question)
     if images := _images(question):
         clauses.append(
@@ -375,7 +375,7 @@ class GiftRenderer(Renderer[GiftOptions]):
     def _question(quiz_id: str, question: Question, lang: str, tags: str) -> str:
         """One question's block: its comment, name, text, answers and general feedback."""
         answers = WRITERS[question.type](question, lang)
-        name = _escaped_plain(m._question_name(question))
+        name = _escaped_plain(m.question_name(question))
         explanation = _sub_text(_html(question.explanation, lang))
         return (
             f"{_comment(quiz_id, question, tags)}"

@@ -125,16 +125,16 @@ class MoodleOptions(RendererOptions):
     )
 
 
-def _idnumber(*parts: str) -> str:
+def idnumber_of(*parts: str) -> str:
     """Parts joined by `/`, shortened with a hash to Moodle's 100 characters when longer."""
-    full = _inert("/".join(parts))
+    full = inert_text("/".join(parts))
     if len(full) <= IDNUMBER_MAX:
         return full
     digest = hashlib.sha256(full.encode()).hexdigest()[:8]
     return f"{full[: IDNUMBER_MAX - 9]}~{digest}"
 
 
-def _category_name(name: str) -> str:
+def category_name(name: str) -> str:
     """One level of a category path, escaped as qformat_default::assemble_category_path() does."""
     escaped = name.replace("/", "//")
     if escaped.startswith("/"):
@@ -145,18 +145,18 @@ def _category_name(name: str) -> str:
 
 
 # Moodle cleans names with PARAM_TEXT (strip_tags): `List<String>` would lose `<String>`.
-def _untagged(text: str) -> str:
+def untagged(text: str) -> str:
     """Plain text with `<` and `>` as single angle quotes, so no part looks like a tag."""
     return text.replace("<", "\u2039").replace(">", "\u203a")
 
 
-def _question_name(question: Question) -> str:
+def question_name(question: Question) -> str:
     """The prompt as one line of plain text, a cloze's gaps as `___`, shortened."""
     prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
-    text = _untagged(" ".join(to_plain(prompt).split()))
+    text = untagged(" ".join(to_plain(prompt).split()))
     if len(text) > NAME_MAX:
         text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
-    return _inert(text or question.id)
+    return inert_text(text or question.id)
 
 
 _WORD_JOINER = "\u2060"  # invisible, keeps the words on either side together
@@ -190,7 +190,7 @@ def _joined(match: re.Match[str]) -> str:
     return match[0] + _WORD_JOINER
 
 
-def _inert(text: str) -> str:
+def inert_text(text: str) -> str:
     """A text in which Moodle finds no markup of its own: a word joiner (U+2060, invisible)
     before the `PLUGINFILE` of `@@PLUGINFILE@@` and after the `{` of `{mlang`.
 
@@ -210,19 +210,19 @@ def _inert(text: str) -> str:
 # author's as `&#64;&#64;`, and a `"` of a text as `&quot;`), so no author's text can look like it.
 PLUGINFILE = "@@PLUGINFILE@@/"
 _OWN_SRC = f'src="{PLUGINFILE}'
-_OWN_SRC_JOINED = _inert(_OWN_SRC)
+_OWN_SRC_JOINED = inert_text(_OWN_SRC)
 # An image as to_html writes it (`<img src="…" alt="…">`, perhaps a title); a text has no other
 # `<img`: the core escapes raw HTML.
 _IMAGE = re.compile(r'<img src="([^"]*)" alt="([^"]*)"[^<>]*>')
 
 
-def _inert_html(html: str) -> str:
-    """HTML from to_html in which Moodle finds no markup of its own (`_inert`; no `{` that its
+def inert_html(html: str) -> str:
+    """HTML from to_html in which Moodle finds no markup of its own (`inert_text`; no `{` that its
     MathJax filter reads, `_mathjax_safe`) but the addresses of quizbank's own images."""
     if "{" in html:
-        html = _mathjax_safe(_inert(html))
+        html = _mathjax_safe(inert_text(html))
     elif "PLUGINFILE" in html:
-        html = _inert(html)
+        html = inert_text(html)
     else:
         return html
     return html.replace(_OWN_SRC_JOINED, _OWN_SRC) if _OWN_SRC_JOINED in html else html
@@ -242,7 +242,7 @@ def _mathjax_safe(html: str) -> str:
     return "}".join(parts)
 
 
-def _without_images(html: str) -> str:
+def without_images(html: str) -> str:
     """HTML with each image as its alt text, for a text Moodle stores no file of."""
     return _IMAGE.sub(r"\2", html) if "<img " in html else html
 
@@ -321,7 +321,7 @@ def _text_element(html: str, indent: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _direction(lang: str) -> tuple[str, str]:
+def rtl_wrapper(lang: str) -> tuple[str, str]:
     """What goes around HTML in `lang`: a right-to-left `<div>`, or nothing."""
     if is_rtl(lang):
         return f'<div lang="{escape(lang)}" dir="rtl">', "</div>"
@@ -330,8 +330,8 @@ def _direction(lang: str) -> tuple[str, str]:
 
 def _localised(text: str, lang: str, inline: bool) -> str:
     """The HTML of a text in `lang`."""
-    before, after = _direction(lang)
-    return f"{before}{_inert_html(to_html(text, lang, inline=inline))}{after}"
+    before, after = rtl_wrapper(lang)
+    return f"{before}{inert_html(to_html(text, lang, inline=inline))}{after}"
 
 
 Syntax = Literal["spans", "mlang2"]
@@ -358,10 +358,8 @@ def _html(
     if syntax == "mlang2":
         return _mlang2([(lang, _localised(text, lang, inline)) for lang, text in texts])
     if inline:
-        return _inert_html(
-            spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts])
-        )
-    return _inert_html(_span_blocks(texts))
+        return inert_html(spans([(lang, to_html(text, lang, inline=True)) for lang, text in texts]))
+    return inert_html(_span_blocks(texts))
 
 
 def _span_blocks(texts: Sequence[tuple[str, str]]) -> str:
@@ -454,7 +452,8 @@ def _tags(tags: Sequence[str]) -> str:
     if not tags:
         return ""
     items = "".join(
-        f"      <tag>\n        <text>{_cdata(_inert(tag))}</text>\n      </tag>\n" for tag in tags
+        f"      <tag>\n        <text>{_cdata(inert_text(tag))}</text>\n      </tag>\n"
+        for tag in tags
     )
     return f"    <tags>\n{items}    </tags>\n"
 
@@ -555,11 +554,11 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
-        title = _inert(f"{_untagged(to_plain(versions[0][1].title))} ({label})")
-        info = _without_images(_html(versions, _DESCRIPTION, self._syntax))
-        path = _category_name(title)
+        title = inert_text(f"{untagged(to_plain(versions[0][1].title))} ({label})")
+        info = without_images(_html(versions, _DESCRIPTION, self._syntax))
+        path = category_name(title)
         if bank is not None:
-            path = f"{_category_name(_inert(_untagged(bank)))}/{path}"
+            path = f"{category_name(inert_text(untagged(bank)))}/{path}"
         return (
             f"{_XML_DECLARATION}<quiz>\n"
             '  <question type="category">\n'
@@ -585,7 +584,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         kind = type(first)
         same = [(lang, q) for lang, q in versions if type(q) is kind]
         written = self._writers[kind](first, same, self._settings([lang for lang, _ in same]))
-        name = _question_name(first)
+        name = question_name(first)
         questiontext = written.questiontext
         explanation = _html(same, _EXPLANATION, self._syntax)
         if questiontext is None:
@@ -603,7 +602,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             f"{grade}"
             f"    <penalty>{written.penalty}</penalty>\n"
             "    <hidden>0</hidden>\n"
-            f"    <idnumber>{_cdata(_idnumber(quiz_id, first.id))}</idnumber>\n"
+            f"    <idnumber>{_cdata(idnumber_of(quiz_id, first.id))}</idnumber>\n"
             f"{written.body}{end}"
         )
 

@@ -115,7 +115,7 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _number(value: float) -> str:
+def plain_number(value: float) -> str:
     """A number as Moodle reads it: `3`, `0.9`, `1e-07` (never `3.0`); the model's default
     tolerance is the int 0 (which has no is_integer() before Python 3.12)."""
     value = float(value)
@@ -125,7 +125,7 @@ def _number(value: float) -> str:
 
 
 @lru_cache(maxsize=64)
-def _percent(grade: float) -> str:
+def grade_percent(grade: float) -> str:
     """A grade as Moodle's fraction attribute: `33.33333`, `50`, `-25`."""
     return f"{grade:.5f}".rstrip("0").rstrip(".")
 
@@ -156,7 +156,7 @@ def _choice(
     settings: Settings,
 ) -> Written:
     """A multichoice question: each option with its grade and feedback."""
-    fractions = {key: _percent(grade * 100) for key, grade in option_grades(first).items()}
+    fractions = {key: grade_percent(grade * 100) for key, grade in option_grades(first).items()}
     syntax = settings.syntax
     answers = "".join(
         f'    <answer fraction="{fractions[option.id]}" format="html">\n'
@@ -203,9 +203,9 @@ def _numerical(first: Numerical, versions: m.Versions[Numerical], settings: Sett
         "numerical",
         "0.3333333",
         '    <answer fraction="100">\n'
-        f"      <text>{_number(first.answer)}</text>\n"
+        f"      <text>{plain_number(first.answer)}</text>\n"
         f"{_EMPTY_FEEDBACK}"
-        f"      <tolerance>{_number(first.tolerance)}</tolerance>\n"
+        f"      <tolerance>{plain_number(first.tolerance)}</tolerance>\n"
         "    </answer>\n"
         f"{_NO_UNITS}",
     )
@@ -233,19 +233,19 @@ def _short_answer(
     )
 
 
-def _plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
+def plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
     """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
     in several languages, each language's text, ` / ` between them."""
     texts: dict[str, str] = {}  # each text once (a formula is the same in every language)
     for lang, item in versions:
         texts.setdefault(_plain(get(item)), lang)
     if len(texts) == 1:
-        return m._inert(next(iter(texts)))
-    return m._inert(" / ".join(_isolated(text, lang) for text, lang in texts.items()))
+        return m.inert_text(next(iter(texts)))
+    return m.inert_text(" / ".join(_isolated(text, lang) for text, lang in texts.items()))
 
 
 def _plain(text: str) -> str:
-    return m._untagged(" ".join(to_plain(text).split()))
+    return m.untagged(" ".join(to_plain(text).split()))
 
 
 def _isolated(plain: str, lang: str) -> str:
@@ -259,13 +259,13 @@ def _matching(first: Matching, versions: m.Versions[Matching], settings: Setting
     pairs = "".join(
         '    <subquestion format="html">\n'
         f"{m._text_element(m._html(same, _ITEM, syntax, inline=True), '      ')}"
-        f"      <answer>\n        <text>{m._cdata(_plain_line(same, _MATCH))}</text>\n"
+        f"      <answer>\n        <text>{m._cdata(plain_line(same, _MATCH))}</text>\n"
         "      </answer>\n    </subquestion>\n"
         for _, same in m._aligned([(lang, q.pairs) for lang, q in versions])
     )
     distractors = "".join(
         '    <subquestion format="html">\n      <text></text>\n'
-        f"      <answer>\n        <text>{m._cdata(_plain_line(same, _TEXT))}</text>\n"
+        f"      <answer>\n        <text>{m._cdata(plain_line(same, _TEXT))}</text>\n"
         "      </answer>\n    </subquestion>\n"
         for _, same in m._aligned([(lang, q.distractors) for lang, q in versions])
     )
@@ -353,7 +353,7 @@ def _gap_plain(versions: m.Versions[Any], get: Callable[[Any], str], syntax: m.S
     of the file (Moodle filters each choice with format_text before it lists it)."""
     texts = [(lang, escape(" ".join(to_plain(get(item)).split()), quote=False))
              for lang, item in versions]  # fmt: skip
-    texts = [(lang, m._inert(text)) for lang, text in texts]
+    texts = [(lang, m.inert_text(text)) for lang, text in texts]
     if len(texts) == 1 or len({text for _, text in texts}) == 1:
         return texts[0][1]
     return m._mlang2(texts) if syntax == "mlang2" else spans(texts)
@@ -367,8 +367,8 @@ def _short_answer_gap(weight: str, gaps: m.Versions[ShortAnswerGap], settings: _
 
 def _numerical_gap(weight: str, gaps: m.Versions[NumericalGap], settings: _Gaps) -> str:
     gap = gaps[0][1]
-    tolerance = f":{_number(gap.tolerance)}" if gap.tolerance else ""
-    return f"{{{weight}:NUMERICAL:={_number(gap.answer)}{tolerance}}}"
+    tolerance = f":{plain_number(gap.tolerance)}" if gap.tolerance else ""
+    return f"{{{weight}:NUMERICAL:={plain_number(gap.answer)}{tolerance}}}"
 
 
 def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> str:
@@ -378,7 +378,7 @@ def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> st
     for option, same in m._aligned([(lang, gap.options) for lang, gap in gaps]):
         text = embedded_text(_gap_plain(same, _TEXT, settings.syntax))
         # Moodle keeps a gap's feedback with the gap, which has no files: images as alt text.
-        feedback = m._without_images(m._html(same, _FEEDBACK, settings.syntax, inline=True))
+        feedback = m.without_images(m._html(same, _FEEDBACK, settings.syntax, inline=True))
         right = "=" if option.id == first.answer else ""
         choices.append(f"{right}{text}#{embedded_text(feedback)}" if feedback else right + text)
     return f"{{{weight}:{kind}:{'~'.join(choices)}}}"
@@ -427,7 +427,7 @@ def _span_pieces(lang: str, marked: str) -> list[str]:
         inside = html[3:-4]
     else:
         inside = m.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
-    return _balanced_pieces(m._braces_inert(m._inert_html(inside)))
+    return _balanced_pieces(m._braces_inert(m.inert_html(inside)))
 
 
 def _cloze_text(versions: m.Versions[Cloze], gaps: list[str], syntax: m.Syntax) -> str:

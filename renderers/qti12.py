@@ -77,7 +77,7 @@ from quizbank.markup import media, to_html, to_plain
 from quizbank.model import GAP, QUESTION_MODELS, Cloze, Question, Quiz
 from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
-from .moodle_types import _number as number
+from .moodle_types import plain_number as number
 from .packages import MANIFEST as MANIFEST_FILE
 from .packages import merge_packages, write_zip
 

@@ -59,7 +59,7 @@ from quizbank.model import (
 )
 
 from . import qti12 as q
-from .moodle_types import _number as number
+from .moodle_types import plain_number as number
 
 RESPONSE = "response1"  # the one response of a question that has one, as Canvas names it
 _LABEL = "              "  # the indent of a response_label

@@ -25,7 +25,7 @@ from quizbank_renderers.gift import (
     html_text,
     question_losses,
 )
-from quizbank_renderers.moodle_types import _plain_line
+from quizbank_renderers.moodle_types import plain_line
 
 from quizbank.build import BuildRequest, build
 from quizbank.errors import RendererError
@@ -314,7 +314,7 @@ def expected(quiz: Quiz, question: Question) -> dict[str, Any]:
     lang = quiz.lang
     meant: dict[str, Any] = {
         "qtype": QTYPES[question.type],
-        "name": moodle._question_name(question).replace(WJ, ""),
+        "name": moodle.question_name(question).replace(WJ, ""),
         "idnumber": f"{quiz.id}/{question.id}",
         "tags": list(quiz.tags),
         "questiontext": html_text(question.prompt, lang),
@@ -347,17 +347,17 @@ def expected(quiz: Quiz, question: Question) -> dict[str, Any]:
     elif isinstance(question, Matching):
         # A match as the Moodle XML export has it, a word joiner between two `&`.
         meant["subquestions"] = [
-            (_inline(pair.item, lang), _joined(_plain_line([(lang, pair)], _MATCH)))
+            (_inline(pair.item, lang), _joined(plain_line([(lang, pair)], _MATCH)))
             for pair in question.pairs
-        ] + [("", _joined(_plain_line([(lang, d)], _TEXT))) for d in question.distractors]
+        ] + [("", _joined(plain_line([(lang, d)], _TEXT))) for d in question.distractors]
     return meant
 
 
 def category(quiz: Quiz) -> str:
     """The category path Moodle should file a quiz's questions in, as the Moodle XML export
     names it (without word joiners)."""
-    title = moodle._untagged(to_plain(quiz.title))
-    return f"$course$/top/{moodle._category_name(f'{title} ({quiz.lang})')}"
+    title = moodle.untagged(to_plain(quiz.title))
+    return f"$course$/top/{moodle.category_name(f'{title} ({quiz.lang})')}"
 
 
 # ---------------------------------------------------------------------------- hostile content
