@@ -41,9 +41,10 @@ HOSTILE = '<script>alert(1)</script> ]]> & "quotes" @@PLUGINFILE@@/x.png ارد�
 Package = dict[str, bytes]
 
 
-def built(folder: Path, out: Path) -> dict[str, Package]:
-    """Every package `quizbank build -f qti3` writes for a content folder, unzipped."""
-    request = BuildRequest(paths=[folder], out_dir=out, formats=["qti3"])
+def built(folder: Path, out: Path, *options: str) -> dict[str, Package]:
+    """Every package `quizbank build -f qti3 [-O OPTION]...` writes for a content folder,
+    unzipped by path under qti3/ (`en/every-type.zip`, `bank/en.zip`)."""
+    request = BuildRequest(paths=[folder], out_dir=out, formats=["qti3"], options=options)
     result = build(request, discover_renderers())
     assert not result.report.has_errors, [d.format() for d in result.report.diagnostics]
     packages = {}
@@ -643,23 +644,8 @@ QTI30_SHA256 = {
 
 
 def built21(folder: Path, out: Path, *options: str) -> dict[str, Package]:
-    """Every package `quizbank build -f qti3 -O qti3.version=2.1` writes, unzipped by path
-    under qti3/ (`en/every-type.zip`, `bank/en.zip`)."""
-    request = BuildRequest(
-        paths=[folder],
-        out_dir=out,
-        formats=["qti3"],
-        options=["qti3.version=2.1", *options],
-    )
-    result = build(request, discover_renderers())
-    assert not result.report.has_errors, [d.format() for d in result.report.diagnostics]
-    packages = {}
-    for path in sorted((out / "qti3").glob("*/*.zip")):
-        with zipfile.ZipFile(path) as archive:
-            packages[f"{path.parent.name}/{path.name}"] = {
-                name: archive.read(name) for name in archive.namelist()
-            }
-    return packages
+    """Every package `quizbank build -f qti3 -O qti3.version=2.1` writes, unzipped."""
+    return built(folder, out, "qti3.version=2.1", *options)
 
 
 @pytest.fixture(scope="module")
