@@ -165,24 +165,25 @@ class CheckedQuiz:
     translations: dict[str, Quiz]
     diagnostics: list[Diagnostic]
     digests: dict[str, str]  # by language: the SHA-256 of the bytes that were checked
-    # By language: each image a text names, by its path as written.
-    images: dict[str, dict[str, Image]] = field(default_factory=dict)
+    files: dict[str, LoadedQuiz] = field(default_factory=dict)  # by language, as loaded
 
     @property
     def ok(self) -> bool:
         return not Report(self.diagnostics).has_errors
 
     @property
+    def images(self) -> dict[str, dict[str, Image]]:
+        """By language: each image a text names, by its path as written."""
+        return {lang: item.images for lang, item in self.files.items() if item.images}
+
+    @property
     def image_files(self) -> dict[str, str]:
         """Every image file the quiz uses (its absolute path) with its SHA-256."""
         return {
-            os.path.abspath(content_folder(self.sources[lang]) / image.path): image.sha256
-            for lang, images in self.images.items()
-            for image in images.values()
+            os.path.abspath(content_folder(item.path) / image.path): image.sha256
+            for item in self.files.values()
+            for image in item.images.values()
         }
-
-    sources: dict[str, Path] = field(default_factory=dict)  # by language: the quiz file
-    files: dict[str, LoadedQuiz] = field(default_factory=dict)  # by language, to locate in
 
 
 def check_quiz(
@@ -208,10 +209,7 @@ def check_quiz(
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
     digests = {lang: item.digest for lang, item in loaded.items()}
-    images = {lang: item.images for lang, item in loaded.items() if item.images}
-    return CheckedQuiz(
-        group.quiz_id, quizzes(loaded), diagnostics, digests, images, dict(group.files), loaded
-    )
+    return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, digests, loaded)
 
 
 def _load_one(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
