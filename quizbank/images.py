@@ -76,10 +76,16 @@ def content_folder(quiz_file: Path) -> Path:
     return quiz_file.parent.parent
 
 
+def elsewhere(src: str) -> bool:
+    """Whether an image's address leads elsewhere by its form alone: a scheme (`https:`,
+    `data:`, `javascript:`) or a host (`//`), rather than a path."""
+    return _REMOTE.match(src) is not None
+
+
 def image_path(src: str, quiz_file: Path) -> Path:
     """The file a quiz file's text names by `src`, inside the content folder; raises
     ImageError for an address that is not such a file's path."""
-    if _REMOTE.match(src):
+    if elsewhere(src):
         if src.lower().startswith(("http:", "https:", "//")):
             raise ImageError(
                 f"{src[:80]} is on another site, and a quiz page makes no request: download "

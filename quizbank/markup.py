@@ -31,6 +31,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from quizbank.images import elsewhere
 from quizbank.locales import is_rtl
 from quizbank.maths import FormulaError, to_mathml
 
@@ -166,7 +167,6 @@ def _image(
 # as U+FFFD), so nothing an author writes can be taken for one.
 _SLOT = "\x00"
 _SLOTS = re.compile(f"{_SLOT}([0-9]+){_SLOT}")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _MATH_TOKENS = {"math_inline": False, "math_inline_double": True, "math_block": True}
 
 
@@ -278,7 +278,7 @@ def _with_images(
         src = sources[int(slot[1])]
         if src in addresses:
             return escapeHtml(addresses[src])
-        return "" if _SCHEME.match(src) else escapeHtml(src)  # a path, or nothing
+        return "" if elsewhere(src) else escapeHtml(src)  # a path, or nothing
 
     return _SLOTS.sub(address, html)
 
@@ -294,16 +294,23 @@ class ImageRef:
 
 
 @lru_cache(maxsize=1024)
+def _tokens(text: str, as_blocks: bool) -> tuple[Token, ...]:
+    """A text's tokens as the checks read it (block tokens, or inline content only), parsed
+    once for its images and its formulas alike. Shared between callers: never change them."""
+    md = _PARSERS[False, "mathml"]
+    return tuple(md.parse(text) if as_blocks else md.parseInline(text))
+
+
+@lru_cache(maxsize=1024)
 def find_images(text: str, *, as_blocks: bool = True) -> tuple[ImageRef, ...]:
     """The images of a text, in the order they are rendered (read as inline content only
     unless `as_blocks`)."""
     if "![" not in text:
         return ()
-    md = _PARSERS[False, "mathml"]
     return tuple(
         ImageRef(str(child.attrGet("src") or ""), child.content)
-        for token in (md.parse(text) if as_blocks else md.parseInline(text))
-        for child in _walk(token.children or (), into_images=False)
+        for token in _tokens(text, as_blocks)
+        for child in walk(token.children or (), into_images=False)
         if child.type == "image"
     )
 
@@ -314,14 +321,14 @@ def find_formulas(text: str) -> tuple[tuple[str, bool], ...]:
     if "$" not in text:
         return ()
     found = []
-    for token in _PARSERS[False, "mathml"].parse(text):
-        for child in (token, *_walk(token.children or ())):
+    for token in _tokens(text, True):
+        for child in (token, *walk(token.children or ())):
             if child.type in _MATH_TOKENS:
                 found.append((child.content.strip(), _MATH_TOKENS[child.type]))
     return tuple(found)
 
 
-def _walk(tokens: Sequence[Token], *, into_images: bool = True) -> list[Token]:
+def walk(tokens: Sequence[Token], *, into_images: bool = True) -> list[Token]:
     """Tokens and their children, depth first; an image's alt text (its children) is not
     rendered as images, so `into_images=False` leaves it out."""
     return [
@@ -330,7 +337,7 @@ def _walk(tokens: Sequence[Token], *, into_images: bool = True) -> list[Token]:
         for t in (
             token,
             *(
-                _walk(token.children or (), into_images=into_images)
+                walk(token.children or (), into_images=into_images)
                 if into_images or token.type != "image"
                 else ()
             ),
@@ -410,7 +417,7 @@ def to_plain(text: str) -> str:
         words = [
             child.content
             for token in _PARSERS[False, "mathml"].parseInline(text)
-            for child in _walk(token.children or ())
+            for child in walk(token.children or ())
             if child.type in _PLAIN_CONTENT
         ]
     else:
@@ -426,7 +433,7 @@ def _block_words(text: str) -> list[str]:
         if token.type == "inline":
             words.extend(
                 _BREAK if c.type in _BREAKS else c.content
-                for c in _walk(token.children or ())
+                for c in walk(token.children or ())
                 if c.type in _PLAIN_CONTENT or c.type in _BREAKS
             )
         elif token.type in ("code_block", "fence", "math_block"):

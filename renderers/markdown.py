@@ -48,8 +48,9 @@ from quizbank.i18n import (
     ngettext_for,
     word_limits_message,
 )
+from quizbank.images import elsewhere
 from quizbank.locales import is_rtl, option_label, option_letter, option_list
-from quizbank.markup import LATIN_RUN, is_plain_paragraph, safe_link, to_plain
+from quizbank.markup import LATIN_RUN, is_plain_paragraph, safe_link, to_plain, walk
 from quizbank.model import (
     GAP,
     ChoiceGap,
@@ -109,10 +110,6 @@ class MarkdownOptions(RendererOptions):
     )
 
 
-def _walk(tokens: Sequence[Token]) -> list[Token]:
-    return [t for token in tokens for t in (token, *_walk(token.children or []))]
-
-
 @lru_cache(maxsize=1024)
 def _blocks(text: str) -> tuple[Token, ...]:
     """The block tokens of a text (inline tokens have no children), parsed once per text.
@@ -125,7 +122,7 @@ def _has_html(text: str) -> bool:
     """True if markdown-it reads raw HTML (a block or inline) anywhere in the text."""
     if "<" not in text:
         return False  # every piece of raw HTML, block or inline, starts with `<`
-    return any(t.type in ("html_block", "html_inline") for t in _walk(_MD.parse(text)))
+    return any(t.type in ("html_block", "html_inline") for t in walk(_MD.parse(text)))
 
 
 def _escape_lt(segment: str) -> str:
@@ -259,7 +256,7 @@ def _live(text: str) -> tuple[bool, bool]:
     or reference definition to anything but http(s) or mailto (as `safe_link` says). A
     definition counts even if no link of this text uses it: a link elsewhere in the page can."""
     env: EnvType = {}
-    tokens = _walk(_ANY_LINK.parse(text, env))
+    tokens = walk(_ANY_LINK.parse(text, env))
     html = any(token.type in ("html_block", "html_inline") for token in tokens)
     hrefs = [str(token.attrGet("href") or "") for token in tokens if token.type == "link_open"]
     hrefs += [str(reference.get("href", "")) for reference in env.get("references", {}).values()]
@@ -270,10 +267,7 @@ def _live(text: str) -> tuple[bool, bool]:
 def _image_beside(src: str) -> bool:
     """An image's path relative to the page, which the export copies beside it (the checks
     refused any other); anything with a scheme or from the root is not linked."""
-    return not _SCHEME_OR_ROOT.match(src)
-
-
-_SCHEME_OR_ROOT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|/|\\")
+    return not (elsewhere(src) or src.startswith(("/", "\\")))
 
 
 # Where a link or image written inline (`](`) goes, as far as a glance can tell.
