@@ -9,6 +9,7 @@ its right place (Moodle's ordering "absolute position"), equally; the rest are r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from quizbank.model import MultipleChoice, SingleChoice
@@ -51,10 +52,15 @@ def wrong_grade(count: int) -> float:
 
 def option_grades(question: SingleChoice | MultipleChoice) -> dict[str, float]:
     """Each option's grade as a fraction of the question's points (-1 to 1), in option order."""
-    right = question.answer_ids
+    ids = [option.id for option in question.options]
     if isinstance(question, SingleChoice):
-        return {option.id: 1.0 if option.id in right else 0.0 for option in question.options}
-    wrong = [option.id for option in question.options if option.id not in right]
+        return {key: 1.0 if key == question.answer else 0.0 for key in ids}
+    return multiple_choice_grades(ids, question.answer)
+
+
+def multiple_choice_grades(ids: Sequence[str], right: Sequence[str]) -> dict[str, float]:
+    """The grade of each option of a multiple_choice question whose `right` options are right."""
+    wrong = [key for key in ids if key not in right]
     grades = dict(zip(right, right_grades(len(right)), strict=True))
     grades |= dict.fromkeys(wrong, wrong_grade(len(wrong)) if wrong else 0.0)
-    return {option.id: round(grades[option.id] / 100, 7) for option in question.options}
+    return {key: round(grades[key] / 100, 7) for key in ids}
