@@ -465,14 +465,28 @@ def _moodle_html(text: str) -> str:
 
 _TAG_START = re.compile(r"<[A-Za-z!/?]")
 _TAG = re.compile(r"<[A-Za-z!/?][^<>]*>?")
-# One paragraph of text, or text alone: no parser needed.
-_SIMPLE = re.compile(r"\s*(?:<p>)?([^<>&]*?)(?:</p>)?\s*")
+# The HTML of most texts: one paragraph (or none) of text, `<code>` and, in right-to-left
+# quizbank exports, `<bdi>` in their `<div>`. `_Converter` makes the same of it, slower.
+_RTL_DIV = re.compile(
+    r'\s*<div lang="[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*" dir="rtl">(.*)</div>\s*', re.S
+)
+_ONE_PARAGRAPH = re.compile(r"\s*<p>(.*)</p>\s*", re.S)
+_SIMPLE_CONTENT = re.compile(
+    r'(?:[^<]|<bdi lang="en">[^<]*</bdi>|<code(?: dir="ltr" lang="en")?>[^<]*</code>)*'
+)
+_SIMPLE_PIECE = re.compile(r'<bdi lang="en">|</bdi>|<code(?: dir="ltr" lang="en")?>([^<]*)</code>')
 
 
 def _from_html(html: str, inline: bool, state: _State) -> str:
-    simple = _SIMPLE.fullmatch(html) if "&" not in html else None
-    if simple is not None and simple[0].count("<") in (0, 2):
-        return _lone_text(simple[1], inline)
+    """HTML as Markdown: the most common shapes directly, any other through markdownify."""
+    simple = _simple(html, inline)
+    if simple is not None:
+        return simple
+    return _converted(html, inline, state)
+
+
+def _converted(html: str, inline: bool, state: _State) -> str:
+    """HTML parsed, prepared and converted (or, with too many tags, taken as plain text)."""
     if len(_TAG_START.findall(html)) > MAX_TAGS:
         state.lost(f"a text of more than {MAX_TAGS:,} tags (kept as plain text)")
         return _from_plain(unescape(_TAG.sub(" ", html)), inline, state)
@@ -484,15 +498,61 @@ def _from_html(html: str, inline: bool, state: _State) -> str:
     return _finished(text, inline)
 
 
-def _lone_text(text: str, inline: bool) -> str:
-    """A text with no tag or reference, as `_Converter` converts it."""
-    text = _SPACES.sub(" ", _NEWLINES.sub("\n", text.translate(_CLEAN)))
-    if inline:
-        text = _SPACES.sub(" ", text.replace("\n", " "))
-    text = text.strip()
-    pipes = not inline and "\n" in text
-    maths = with_maths(text, "\n", "\n", pipes=pipes, block=not inline, alone=not inline)
-    return _finished(maths, inline)
+def _simple(html: str, inline: bool) -> str | None:
+    """The Markdown of HTML of the common shape (see _SIMPLE_CONTENT), as `_converted` makes
+    it; None for any other HTML."""
+    if "<" in html:
+        wrapped = _RTL_DIV.fullmatch(html)
+        if wrapped is not None:
+            html = wrapped[1]
+        paragraph = _ONE_PARAGRAPH.fullmatch(html)
+        if paragraph is not None:
+            html = paragraph[1]
+        if not _SIMPLE_CONTENT.fullmatch(html):
+            return None
+    pieces: list[tuple[str, bool]] = []  # (text, is code)
+    text: list[str] = []
+    last = 0
+    for found in _SIMPLE_PIECE.finditer(html):
+        text.append(html[last : found.start()])
+        if found[1] is not None:
+            pieces += [("".join(text), False), (found[1], True)]
+            text = []
+        last = found.end()
+    pieces.append(("".join(text) + html[last:], False))
+    pieces = [((unescape(p) if "&" in p else p).translate(_CLEAN), code) for p, code in pieces]
+    several = any("\n" in piece for piece, _ in pieces)
+    alone = not inline and len(pieces) == 1
+    out: list[str] = []
+    for index, (piece, code) in enumerate(pieces):
+        if code:
+            out.append(_code_span(_one_line(piece)))
+            continue
+        piece = _SPACES.sub(" ", _NEWLINES.sub("\n", piece))
+        if inline:
+            piece = _SPACES.sub(" ", piece.replace("\n", " "))
+        first, final = index == 0, index == len(pieces) - 1
+        if first:
+            piece = piece.lstrip(" \t\r\n")
+        if final:
+            piece = piece.rstrip(" \t\r\n")
+        if piece:
+            out.append(
+                with_maths(
+                    piece,
+                    "\n" if first else "`",
+                    "\n" if final else "`",
+                    pipes=not inline and several and "|" in piece,
+                    block=not inline,
+                    alone=alone,
+                )
+            )
+    return _finished("".join(out), inline)
+
+
+def _one_line(code: str) -> str:
+    """Code's line endings as spaces, as CommonMark reads them in a code span."""
+    return code.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def _soft(text: str) -> str:
@@ -643,39 +703,50 @@ def _prepare(soup: BeautifulSoup, state: _State) -> None:
     Markdown cannot show dropped or unwrapped, its text joined to the text around; names made
     those of Markdown's elements; markup deeper than MAX_DEPTH flattened; side-by-side
     `**a****b**` made one."""
-    for node in list(soup.descendants):
-        if isinstance(node, NavigableString) and type(node) is not NavigableString:
-            node.extract()  # a comment, a doctype, CDATA, a processing instruction
     depth: dict[int, int] = {id(soup): 0}
     unwrap: list[Tag] = []
+    dropped: list[tuple[PageElement, PageElement | None]] = []  # and what takes their place
+    merged: list[Tag] = []
     too_deep = False
-    for tag in list(soup.find_all(True)):
-        if tag.decomposed or tag.parent is None or id(tag.parent) not in depth:
+    for node in list(soup.descendants):
+        parent = node.parent
+        if parent is None or id(parent) not in depth:
             continue  # inside something dropped
-        name = tag.name.lower()
+        if not isinstance(node, Tag):
+            if type(node) is not NavigableString:
+                dropped.append((node, None))  # a comment, a doctype, CDATA, an instruction
+            continue
+        name = node.name.lower()
         if name in _SILENT:
-            tag.decompose()
+            dropped.append((node, None))
         elif name in _DROPPED:
-            state.lost(_DROPPED[name].format(src=_short(_source(tag)) or "no address"))
-            tag.decompose()
+            state.lost(_DROPPED[name].format(src=_short(_source(node)) or "no address"))
+            dropped.append((node, None))
         elif name == "math":
-            tag.replace_with(_mathml(tag, state))
+            dropped.append((node, _mathml(node, state)))
         else:
-            level = depth[id(tag.parent)] + 1
-            depth[id(tag)] = level
+            level = depth[id(parent)] + 1
+            depth[id(node)] = level
             if level > MAX_DEPTH:
                 too_deep = True
-                unwrap.append(tag)
-            elif _kept(tag, name, state):
-                unwrap.append(tag)
+                unwrap.append(node)
+            elif _kept(node, name, state):
+                unwrap.append(node)
+            elif node.name in _MERGED:
+                merged.append(node)
     if too_deep:
         state.lost(f"markup nested more than {MAX_DEPTH} deep (flattened to its text)")
+    for element, replacement in dropped:
+        if replacement is None:
+            element.extract()
+        else:
+            element.replace_with(replacement)
     for tag in reversed(unwrap):
         tag.unwrap()
-    if unwrap:
-        for tag in [soup, *soup.find_all(True)]:
+    if unwrap or dropped:
+        for tag in [soup, *(n for n in soup.descendants if isinstance(n, Tag))]:
             _merge_strings(tag)
-    _merge_neighbours(soup)
+    _merge_neighbours(merged)
 
 
 def _kept(tag: Tag, name: str, state: _State) -> bool:
@@ -762,19 +833,21 @@ def _merge_strings(parent: Tag) -> None:
         run = []
 
 
-def _merge_neighbours(soup: BeautifulSoup) -> None:
+def _merge_neighbours(tags: list[Tag]) -> None:
     """`<strong>a</strong><strong>b</strong>` as `<strong>ab</strong>`: Markdown cannot write
     two such elements side by side (`**a****b**`, `` `a``b` ``)."""
-    for tag in list(soup.find_all(_MERGED)):
-        if tag.parent is None or tag.decomposed:
+    gone: set[int] = set()
+    for tag in tags:
+        if id(tag) in gone or tag.parent is None:
             continue
-        merged = False
+        joined = False
         while isinstance(nxt := tag.next_sibling, Tag) and nxt.name == tag.name:
             for child in list(nxt.contents):
                 tag.append(child.extract())
-            nxt.decompose()
-            merged = True
-        if merged:
+            nxt.extract()
+            gone.add(id(nxt))
+            joined = True
+        if joined:
             _merge_strings(tag)
 
 
@@ -987,7 +1060,7 @@ class _Converter(MarkdownConverter):
         if "pre" in tags:
             return text
         if "code" in tags:
-            return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+            return _one_line(text)
         text = _SPACES.sub(" ", _NEWLINES.sub("\n", text))
         if "_inline" in tags:
             text = _SPACES.sub(" ", text.replace("\n", " "))
