@@ -49,8 +49,9 @@ from quizbank.importer.source import TextFormat
 from quizbank.markup import safe_link
 
 # A text with more tags than this is read as plain text: BeautifulSoup's tree of a million tags
-# would take gigabytes. Twenty thousand is a table of thousands of cells.
-MAX_TAGS: Final = 20_000
+# takes gigabytes, and its edits (unwrapping a tag finds it among its siblings) are quadratic.
+# Five thousand is a table of a thousand cells.
+MAX_TAGS: Final = 5_000
 # Markup nested deeper than this is flattened to its text: markdownify converts a tree
 # recursively, some three Python frames a level.
 MAX_DEPTH: Final = 64
@@ -131,16 +132,17 @@ _CLEAN = str.maketrans({"\u2060": None, "\xa0": " ", "\x02": None})
 _SOFT = "\x02"
 _SOFTS = re.compile(r"[ \x02]*\x02[ \x02]*")
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-# What a text's line can start with that Markdown reads as a block (a heading, a quote, a list
-# item, a rule or a setext underline, a link reference definition), up to the character that
-# an escape makes text.
-_LINE_START = re.compile(
-    r"^[ \t]{0,3}(?:(#{1,6})(?=[ \t]|$)|(>)|([-+*])(?=[ \t]|$)|[0-9]{1,9}([.)])(?=[ \t]|$)"
-    r"|([-_*=])(?:[ \t]*\5)*[ \t]*$|(\[)(?=[^\]\n]*\]:))",
+# What may need an escape: what a line starts with that Markdown reads as a block (a heading, a
+# quote, a list item, a rule or a setext underline, a link reference definition: groups 1 to
+# 6, each the character to escape), or a character that may be markup wherever it is (group 7).
+_ESCAPABLE = re.compile(
+    r"^[ \t]{0,3}(?:(#)(?=#{0,5}(?:[ \t]|$))|(>)|([-+*])(?=[ \t]|$)|[0-9]{1,9}([.)])(?=[ \t]|$)"
+    r"|([-_*=])(?=(?:[ \t]*\5)*[ \t]*$)|(\[)(?=[^\]\n]*\]:))"
+    r"|([\\`*_(<&$~|\[\]])",
     re.MULTILINE,
 )
-# The characters that may need an escape wherever they are.
-_SPECIAL = re.compile(r"[\\`*_(<&$~|\[\]]")
+_SPECIAL_GROUP: Final = 7
+_ESCAPED: Final = {char: "\\" + char for char in _ASCII_PUNCTUATION}
 # A `<` that opens an autolink (`<https://…>`, `<a@b.c>`); an `&` that starts a reference.
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:|[^\s<>@]+@)")
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -163,49 +165,46 @@ def escape(
     `~` of a run, what a line starts with that makes a block; `|` with `pipes` (a text of
     several lines, where a line could be a table's), `[` and `]` with `brackets` (a link's
     text, an image's alt text)."""
-    marks: set[int] = set()
-    if before == "\n" or "\n" in text:
-        for found in _LINE_START.finditer(text):
-            if found.start() == 0 and before != "\n":
-                continue
-            marks.add(found.start(found.lastindex or 0))
     size = len(text)
-    for found in _SPECIAL.finditer(text):
-        at = found.start()
+
+    def needed(at: int) -> bool:
+        """Whether the character at `at` needs an escape wherever it is."""
         char = text[at]
         prev = text[at - 1] if at else before
         nxt = text[at + 1] if at + 1 < size else after
         if char == "\\":
-            needed = nxt in _ASCII_PUNCTUATION or nxt == "\n" or at + 1 == size
-        elif char in "`$":
-            needed = True
-        elif char == "*":
-            needed = not (prev.isspace() and nxt.isspace())
-        elif char == "_":
-            needed = not ((_wordy(prev) and _wordy(nxt)) or (prev.isspace() and nxt.isspace()))
-        elif char == "~":
-            needed = prev == "~" or nxt == "~"
-        elif char == "(":
-            needed = prev == "]"
-        elif char == "<":
-            needed = _AUTOLINK.match(text, at) is not None
-        elif char == "&":
-            needed = _REFERENCE.match(text, at) is not None
-        elif char == "|":
-            needed = pipes
-        else:  # [ or ]
-            needed = brackets
-        if needed:
-            marks.add(at)
-    if not marks:
-        return text
-    out: list[str] = []
-    last = 0
-    for at in sorted(marks):
-        out += (text[last:at], "\\")
-        last = at
-    out.append(text[last:])
-    return "".join(out)
+            return nxt in _ASCII_PUNCTUATION or nxt == "\n" or at + 1 == size
+        if char in "`$":
+            return True
+        if char == "*":
+            return not (prev.isspace() and nxt.isspace())
+        if char == "_":
+            return not ((_wordy(prev) and _wordy(nxt)) or (prev.isspace() and nxt.isspace()))
+        if char == "~":
+            return prev == "~" or nxt == "~"
+        if char == "(":
+            return prev == "]"
+        if char == "<":
+            return _AUTOLINK.match(text, at) is not None
+        if char == "&":
+            return _REFERENCE.match(text, at) is not None
+        if char == "|":
+            return pipes
+        if char in "[]":
+            return brackets
+        return False
+
+    def escaped(found: re.Match[str]) -> str:
+        group = found.lastindex or _SPECIAL_GROUP
+        at = found.start(group)
+        char = text[at]
+        if group != _SPECIAL_GROUP and (found.start() > 0 or before == "\n"):
+            return text[found.start() : at] + _ESCAPED[char]
+        if needed(at):
+            return text[found.start() : at] + _ESCAPED[char]
+        return found[0]
+
+    return _ESCAPABLE.sub(escaped, text)
 
 
 # ------------------------------------------------------------------------------------ maths
@@ -463,7 +462,7 @@ def _moodle_html(text: str) -> str:
 
 # -------------------------------------------------------------------------------------- HTML
 
-_TAG_START = re.compile(r"<[A-Za-z!/?]")
+_TAG_START = re.compile(r"<[A-Za-z]")
 _TAG = re.compile(r"<[A-Za-z!/?][^<>]*>?")
 # The HTML of most texts: one paragraph (or none) of text, `<code>` and, in right-to-left
 # quizbank exports, `<bdi>` in their `<div>`. `_Converter` makes the same of it, slower.
@@ -472,7 +471,7 @@ _RTL_DIV = re.compile(
 )
 _ONE_PARAGRAPH = re.compile(r"\s*<p>(.*)</p>\s*", re.S)
 _SIMPLE_CONTENT = re.compile(
-    r'(?:[^<]|<bdi lang="en">[^<]*</bdi>|<code(?: dir="ltr" lang="en")?>[^<]*</code>)*'
+    r'(?:[^<]++|<bdi lang="en">[^<]*+</bdi>|<code(?: dir="ltr" lang="en")?>[^<]*+</code>)*+'
 )
 _SIMPLE_PIECE = re.compile(r'<bdi lang="en">|</bdi>|<code(?: dir="ltr" lang="en")?>([^<]*)</code>')
 
@@ -724,13 +723,12 @@ def _prepare(soup: BeautifulSoup, state: _State) -> None:
             dropped.append((node, None))
         elif name == "math":
             dropped.append((node, _mathml(node, state)))
+        elif depth[id(parent)] >= MAX_DEPTH:
+            too_deep = True  # its text only, in one piece (unwrapping each would be quadratic)
+            dropped.append((node, NavigableString(node.get_text())))
         else:
-            level = depth[id(parent)] + 1
-            depth[id(node)] = level
-            if level > MAX_DEPTH:
-                too_deep = True
-                unwrap.append(node)
-            elif _kept(node, name, state):
+            depth[id(node)] = depth[id(parent)] + 1
+            if _kept(node, name, state):
                 unwrap.append(node)
             elif node.name in _MERGED:
                 merged.append(node)
