@@ -1,5 +1,5 @@
-"""The command line: `quizbank validate | build | serve | new | translated | status | formats |
-schema`."""
+"""The command line: `quizbank validate | build | import | serve | new | translated | status |
+formats | schema`."""
 
 from __future__ import annotations
 
@@ -79,6 +79,22 @@ Nothing is written if any of the files already exists.
 examples:
   quizbank new checkpoint-basics
   quizbank new checkpoint-basics --lang en --title "Checkpoint basics"
+"""
+
+_IMPORT_HELP = """\
+Bring existing questions in: read Moodle XML (as exported from Moodle's question bank) or GIFT
+(.gift, .txt) and write one YAML file per quiz per language, content/<lang>/<quiz-id>.yaml, and
+the images they show, content/images/. Each Moodle category becomes a quiz; a file whose texts
+hold Moodle's multilang spans (or {mlang xx} tags) gives one file per language. What the format
+of quizbank cannot hold is reported at its line of the file; the rest is imported. Existing quiz
+files are not replaced without --force; every file is written, or none. What was written is then
+checked as `quizbank validate` checks it.
+Exit code: 0 everything imported; 1 something was left out or needs writing; 2 unusable input.
+
+examples:
+  quizbank import questions-checkpointing.xml
+  quizbank import week1.gift week2.gift --lang ur -o content/
+  quizbank import bank.xml --force
 """
 
 _SERVE_HELP = """\
@@ -224,6 +240,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--title", help="the quiz's title, in every file written")
 
+    importing = _command(commands, "import", "read Moodle XML or GIFT into quiz files")
+    importing.description = _IMPORT_HELP
+    importing.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help="Moodle XML or GIFT files"
+    )
+    importing.add_argument(
+        "-l",
+        "--lang",
+        help="the language of a file without multilang texts (default: the language its "
+        "categories name, else en); in a multilang file, the one language to import",
+    )
+    importing.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=DEFAULT_CONTENT,
+        metavar="DIR",
+        help=f"the content folder to write into (default: {DEFAULT_CONTENT}/)",
+    )
+    importing.add_argument(
+        "--force", action="store_true", help="replace quiz files that already exist"
+    )
+
     serve = _command(commands, "serve", "preview the HTML pages, reloaded as you edit")
     serve.description = _SERVE_HELP
     serve.add_argument(
@@ -351,6 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _new(args, out)
         if args.command == "serve":
             return _serve(args, out, err)
+        if args.command == "import":
+            return _import(args, out)
         if args.command == "translated":
             return _translated(args, out)
         if args.command == "status":
@@ -568,6 +609,17 @@ def _new(args: argparse.Namespace, out: Console) -> int:
     command = f"quizbank validate {shlex.quote(display_path(first.path))}"
     out.print(printable(f"next: replace the example questions, then run: {command}"))
     return 0
+
+
+def _import(args: argparse.Namespace, out: Console) -> int:
+    # Imported here: only this command reads other formats.
+    from quizbank.importer.command import import_files
+    from quizbank.importer.report import import_lines
+
+    report = import_files(args.files, args.output, args.lang, args.force)
+    lines, failed = import_lines(report)
+    out.file.write("".join(f"{line}\n" for line in lines))
+    return 1 if failed else 0
 
 
 def _serve(args: argparse.Namespace, out: Console, err: Console) -> int:

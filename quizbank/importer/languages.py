@@ -59,7 +59,9 @@ def seen_in(text: str, lang: str) -> Seen:
 
     def one_of_run(run: re.Match[str]) -> str:
         nonlocal missing
-        versions = {quizbank_code(code): inner for code, inner in _SPAN.findall(run[0])}
+        versions: dict[str, str] = {
+            quizbank_code(code): inner for code, inner in _SPAN.findall(run[0])
+        }
         for candidate in (lang, lang.split("-")[0], "en"):
             if candidate in versions:
                 missing = missing or candidate != lang

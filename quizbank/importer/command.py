@@ -1,0 +1,96 @@
+"""`quizbank import FILE...`: read each bank file, convert it, write every file or none, and
+check what was written as `quizbank validate` would."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from quizbank.diagnostics import Diagnostic, display_path, printable
+from quizbank.errors import UsageError
+from quizbank.importer.convert import Imported, Loss, convert
+from quizbank.importer.files import Planned, existing_image, plan, write
+from quizbank.importer.moodle_xml import read_moodle_xml
+from quizbank.importer.source import MalformedFile, SourceBank
+from quizbank.model import LANGUAGE_CODE
+from quizbank.project import check_quiz, discover
+
+MAX_FILE_BYTES = 256 * 1024 * 1024  # a bank of thousands of questions with images
+GIFT_SUFFIXES = (".gift", ".txt")
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: the files written, each file's losses, and what validating the
+    written quizzes reports."""
+
+    written: list[Planned] = field(default_factory=list)
+    imports: list[Imported] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def losses(self) -> list[tuple[Path, Loss]]:
+        return [(imported.source, loss) for imported in self.imports for loss in imported.losses]
+
+
+def read_bank(path: Path) -> SourceBank:
+    """A bank file read by the reader of its format: Moodle XML, or GIFT (`.gift`, `.txt`)."""
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise UsageError(f"{_shown(path)} is not a file")
+        if size > MAX_FILE_BYTES:
+            raise UsageError(f"{_shown(path)} is {size // 2**20} MiB: at most 256 MiB is read")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{_shown(path)} cannot be read: {exc.strerror}") from None
+    head = data[:200].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith((b"<?xml", b"<quiz")):
+        return read_moodle_xml(path, data)
+    if path.suffix.lower() in GIFT_SUFFIXES:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise MalformedFile(path, line, column, "not UTF-8: save the file as UTF-8") from None
+        from quizbank.importer.gift import read_gift  # only a GIFT import needs it
+
+        return read_gift(path, text)
+    raise UsageError(
+        f"{_shown(path)} is neither Moodle XML (it would start with <?xml or <quiz>) nor GIFT "
+        "(a .gift or .txt file)"
+    )
+
+
+def import_files(
+    paths: Sequence[Path], content: Path, lang: str | None = None, force: bool = False
+) -> ImportReport:
+    """Import every file into `content`, all or nothing."""
+    if lang is not None and not LANGUAGE_CODE.match(lang):
+        raise UsageError(f"--lang {printable(lang)!r} is not a language code, such as en or ur")
+    report = ImportReport()
+    for path in paths:
+        bank = read_bank(path)
+        report.imports.append(convert(bank, lang, lambda name: existing_image(content, name)))
+    report.written = plan(content, report.imports, force)
+    write(report.written)
+    report.diagnostics = _validated(content, report.written)
+    return report
+
+
+def _validated(content: Path, written: Sequence[Planned]) -> list[Diagnostic]:
+    """What `quizbank validate` reports of the quizzes written (with their translations)."""
+    quiz_files = [file.path for file in written if file.path.suffix == ".yaml"]
+    if not quiz_files:
+        return []
+    bank = discover(quiz_files)
+    diagnostics: list[Diagnostic] = []
+    for group in bank.groups:
+        diagnostics += check_quiz(group, bank.languages, strict=False).diagnostics
+    return diagnostics
+
+
+def _shown(path: Path) -> str:
+    return printable(display_path(path))

@@ -1,0 +1,389 @@
+"""A `SourceBank` made into quizzes of the authoring format, one per category and language.
+
+Each text is taken as a learner in the language sees it (languages.py), made Markdown
+(html_markdown.py) with its images written to `content/images/`, and each question checked
+against the model: one the model refuses is left out with the reason, never a traceback. Ids
+are stable: the same file gives the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+from slugify import slugify
+
+from quizbank.crosslang import reference_language
+from quizbank.i18n import N_, gettext_for
+from quizbank.importer.html_markdown import to_markdown
+from quizbank.importer.languages import languages_in, seen_in
+from quizbank.importer.source import SourceBank, SourceCategory, SourceQuestion, SourceText
+from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN, Question
+from quizbank.scripts import script_for
+
+MAX_SOURCE_TEXT = 60_000  # characters of HTML: three times the model's longest text
+MAX_ID = 64
+_SLUG = re.compile(SLUG_PATTERN)
+_QUESTION = TypeAdapter(Question)
+# quizbank's own export names a category `<title> (<languages>)`.
+_LABEL = re.compile(
+    r"\s*\(([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*(?:,\s*[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)*)\)$"
+)
+# quizbank's export gives an image a name ending in the first 8 hex digits of its SHA-256.
+_HASHED_NAME = re.compile(r"^(.+)-([0-9a-f]{8})(\.[A-Za-z0-9]+)$")
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+_NO_EXPLANATION = N_(
+    "The imported question had no explanation: write why the right answer is right."
+)
+_NO_DESCRIPTION = N_("Questions imported from %(source)s.")
+_NO_TITLE = N_("Imported quiz")
+DEFAULT_LEVEL = "intermediate"
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """What could not be carried: at a line of the file, of a question (None: the quiz's)."""
+
+    line: int
+    question: str | None
+    what: str
+
+
+@dataclass(slots=True)
+class QuizFile:
+    """One quiz in one language, as the dictionary its YAML file will hold."""
+
+    lang: str
+    quiz_id: str
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Imported:
+    """What a file gives: its quizzes in every language, the images they show (by file name
+    under `content/images/`), and its losses."""
+
+    source: Path
+    languages: list[str]
+    quizzes: list[QuizFile] = field(default_factory=list)
+    images: dict[str, bytes] = field(default_factory=dict)
+    losses: list[Loss] = field(default_factory=list)
+
+
+def convert(
+    bank: SourceBank,
+    lang: str | None = None,
+    existing_image: Callable[[str], bytes | None] = lambda name: None,
+) -> Imported:
+    """The quizzes of a bank in each of its languages (`lang` names the language of a file
+    without multilang texts, or picks one of a file's languages)."""
+    found = _languages(bank)
+    if not found:
+        languages = [lang or _labelled_language(bank) or "en"]
+    else:
+        languages = [lang] if lang in found else found
+        if lang and lang not in found:
+            languages = [lang]
+    imported = Imported(bank.path, languages)
+    for skipped in bank.skipped:
+        imported.losses.append(Loss(skipped.line, skipped.name, f"left out: {skipped.why}"))
+    images = _Images(imported, existing_image)
+    quiz_ids: set[str] = set()
+    for category in bank.categories:
+        if category.questions:
+            _category(category, bank, languages, found, imported, images, quiz_ids)
+    imported.losses = list(dict.fromkeys(imported.losses))  # each language found the same
+    return imported
+
+
+def _languages(bank: SourceBank) -> list[str]:
+    found: list[str] = []
+    for category in bank.categories:
+        for text in _texts(category):
+            found += languages_in(text.value)
+    ordered = list(dict.fromkeys(lang for lang in found if LANGUAGE_CODE.match(lang)))
+    if len(ordered) > 1:
+        first = reference_language(dict.fromkeys(ordered))
+        ordered = [first, *(lang for lang in ordered if lang != first)]
+    return ordered
+
+
+def _texts(category: SourceCategory) -> Iterator[SourceText]:
+    if category.info:
+        yield category.info
+    for question in category.questions:
+        yield from _source_texts(question.fields)
+
+
+def _source_texts(value: Any) -> Iterator[SourceText]:
+    if isinstance(value, SourceText):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _source_texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _source_texts(item)
+
+
+def _labelled_language(bank: SourceBank) -> str | None:
+    """The language quizbank's own export names in its categories, `Title (ur)`."""
+    for category in bank.categories:
+        label = _LABEL.search(category.path[-1]) if category.path else None
+        if label and "," not in label[1]:
+            return label[1].replace("_", "-")
+    return None
+
+
+def _slug(text: str) -> str:
+    return slugify(text, max_length=MAX_ID, word_boundary=True) if text else ""
+
+
+def _unique(wanted: str, taken: set[str], fallback: str) -> str:
+    base = wanted if _SLUG.match(wanted) and len(wanted) <= MAX_ID else fallback
+    chosen, n = base, 2
+    while chosen in taken:
+        suffix = f"-{n}"
+        chosen, n = base[: MAX_ID - len(suffix)].rstrip("-") + suffix, n + 1
+    taken.add(chosen)
+    return chosen
+
+
+def _quiz_id(category: SourceCategory, title: str, taken: set[str]) -> str:
+    """The category's idnumber when a slug; else the quiz id quizbank's export gives every
+    question's idnumber (`quiz/question`); else the slug of the category's name."""
+    if category.idnumber and _SLUG.match(category.idnumber):
+        return _unique(category.idnumber, taken, "quiz")
+    prefixes = {
+        q.idnumber.split("/", 1)[0] for q in category.questions if q.idnumber and "/" in q.idnumber
+    }
+    if len(prefixes) == 1 and all(q.idnumber and "/" in q.idnumber for q in category.questions):
+        return _unique(prefixes.pop(), taken, "quiz")
+    return _unique(_slug(title), taken, "quiz")
+
+
+def _question_id(question: SourceQuestion, quiz_id: str, taken: set[str]) -> str:
+    idnumber = (question.idnumber or "").strip()
+    if idnumber.startswith(f"{quiz_id}/"):
+        idnumber = idnumber[len(quiz_id) + 1 :]
+    if idnumber and _SLUG.match(idnumber):
+        return _unique(idnumber, taken, "question")
+    return _unique(_slug(question.name) or _slug(idnumber), taken, "question")
+
+
+def _category(
+    category: SourceCategory,
+    bank: SourceBank,
+    languages: list[str],
+    found: list[str],
+    imported: Imported,
+    images: _Images,
+    quiz_ids: set[str],
+) -> None:
+    name = category.path[-1]
+    title = _LABEL.sub("", name).strip() or name
+    quiz_id = _quiz_id(category, title, quiz_ids)
+    question_ids: set[str] = set()
+    ids = [_question_id(q, quiz_id, question_ids) for q in category.questions]
+    tags = _tags(category, imported)
+    for lang in languages:
+        texts = _Texts(lang, found if len(found) > 1 else [lang], images)
+        questions = []
+        for question_id, question in zip(ids, category.questions, strict=True):
+            converted = _question(question, question_id, texts, imported, lang == languages[0])
+            if converted is not None:
+                questions.append(converted)
+        if not questions:
+            continue
+        gettext = gettext_for(lang)
+        data: dict[str, Any] = {"id": quiz_id, "lang": lang}
+        data["title"] = texts.title(title, gettext(_NO_TITLE), category.line, imported)
+        description = texts.text(category.info) if category.info else None
+        if description is None:
+            description = gettext(_NO_DESCRIPTION) % {"source": bank.path.name}
+        data |= {"description": description, "level": DEFAULT_LEVEL}
+        if tags:
+            data["tags"] = tags
+        data["questions"] = questions
+        imported.quizzes.append(QuizFile(lang, quiz_id, data))
+        texts.report(category.line, None, imported)
+
+
+def _tags(category: SourceCategory, imported: Imported) -> list[str]:
+    """The quiz's tags: every question's, as slugs; a question whose tags are not the quiz's
+    all is reported (quizbank tags quizzes)."""
+    per_question = [[_slug(tag) for tag in q.fields.get("_tags", [])] for q in category.questions]
+    tags = list(dict.fromkeys(tag for each in per_question for tag in each if tag))[:50]
+    for question, each in zip(category.questions, per_question, strict=True):
+        if set(each) != set(tags):
+            imported.losses.append(
+                Loss(question.line, question.name, "its own tags: the quiz has every question's")
+            )
+    return tags
+
+
+def _question(
+    question: SourceQuestion, question_id: str, texts: _Texts, imported: Imported, first: bool
+) -> dict[str, Any] | None:
+    """One question in one language, checked against the model; None when it cannot be."""
+    if first:
+        for what in question.losses:
+            imported.losses.append(Loss(question.line, question.name, what))
+    if any(len(text.value) > MAX_SOURCE_TEXT for text in _source_texts(question.fields)):
+        if first:
+            imported.losses.append(
+                Loss(question.line, question.name, "left out: a text of it is too long")
+            )
+        return None
+    texts.files = question.files
+    fields: dict[str, Any] = {"id": question_id}
+    fields |= texts.fields({k: v for k, v in question.fields.items() if not k.startswith("_")})
+    if fields.get("explanation") is None:
+        fields["explanation"] = texts.gettext(_NO_EXPLANATION)
+        texts.lost("it had no general feedback: its explanation is a placeholder to write")
+    fields = {key: _without_none(value) for key, value in fields.items() if value is not None}
+    texts.report(question.line, question.name, imported)
+    try:
+        _QUESTION.validate_python(fields)
+    except ValidationError as exc:
+        if first:
+            problem = exc.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"][1:])
+            imported.losses.append(
+                Loss(question.line, question.name, f"left out: {where}: {problem['msg']}")
+            )
+        return None
+    return fields
+
+
+def _without_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(item) for item in value]
+    return value
+
+
+class _Images:
+    """The images of an import, each written once under a name of its own."""
+
+    def __init__(self, imported: Imported, existing: Callable[[str], bytes | None]) -> None:
+        self.imported = imported
+        self.existing = existing
+        self.by_digest: dict[str, str] = {}
+
+    def path(self, name: str, data: bytes) -> str:
+        """The path a quiz file gives the image (`../images/<name>`)."""
+        digest = hashlib.sha256(data).hexdigest()
+        chosen = self.by_digest.get(digest)
+        if chosen is None:
+            chosen = self._name(name, digest, data)
+            self.by_digest[digest] = chosen
+            self.imported.images[chosen] = data
+        return f"../images/{chosen}"
+
+    def _name(self, name: str, digest: str, data: bytes) -> str:
+        hashed = _HASHED_NAME.match(name)
+        if hashed and digest.startswith(hashed[2]):
+            name = hashed[1] + hashed[3]  # quizbank's own export: the author's name again
+        path = PurePosixPath(name)
+        stem = _slug(path.stem) or "image"
+        suffix = re.sub(r"[^a-z0-9.]", "", path.suffix.lower())
+        chosen = f"{stem}{suffix}"
+        taken = self.imported.images.get(chosen)
+        on_disk = self.existing(chosen)
+        if (taken is not None and taken != data) or (on_disk is not None and on_disk != data):
+            chosen = f"{stem}-{digest[:8]}{suffix}"
+        return chosen
+
+
+class _Texts:
+    """Texts of one language made Markdown, the losses of the question being converted kept."""
+
+    def __init__(self, lang: str, languages: list[str], images: _Images) -> None:
+        self.lang = lang
+        self.languages = languages
+        self.images = images
+        self.gettext = gettext_for(lang)
+        self.files: dict[str, bytes] = {}
+        self.losses: list[str] = []
+
+    def fields(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A question's fields with this language's texts."""
+        converted: dict[str, Any] = self.value(fields)
+        return converted
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, SourceText):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {
+                k: self.accepted(v) if k == "answer" and isinstance(v, list) else self.value(v)
+                for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [self.value(item) for item in value]
+        return value
+
+    def text(self, source: SourceText) -> str | None:
+        """A text as this language's Markdown, None when empty."""
+        value = source.value
+        if len(self.languages) > 1:
+            seen = seen_in(value, self.lang)
+            if seen.missing:
+                self.lost(f"a text with no {self.lang} version: another language's is used")
+            value = seen.text
+            if source.plain and value == source.value:
+                value = self._one_of_joined(value)
+        converted = to_markdown(
+            value, source.format, inline=source.inline, plain=source.plain, image_path=self._image
+        )
+        self.losses += converted.losses
+        return converted.text.strip() or None
+
+    def _one_of_joined(self, value: str) -> str:
+        """This language's part of a plain text quizbank's multilang export joined,
+        `English / ⁨اردو⁩` (a drop-down can show no multilang span)."""
+        parts = value.split(" / ")
+        if len(parts) != len(self.languages):
+            return value
+        return parts[self.languages.index(self.lang)].translate(_ISOLATES)
+
+    def accepted(self, answers: list[str]) -> list[str]:
+        """Accepted answers in this language: in a file of several languages, those written in
+        another language's script are that language's."""
+        mine = script_for(self.lang)
+        others = [script_for(lang) for lang in self.languages]
+        kept = [
+            answer
+            for answer in answers
+            if not any(s.letters.search(answer) for s in others if s is not None and s is not mine)
+        ]
+        return kept or answers
+
+    def title(self, title: str, placeholder: str, line: int, imported: Imported) -> str:
+        """The quiz's title: the category's name, or a placeholder in a language whose script
+        the name is not written in (a multilang file names a category in one language)."""
+        script = script_for(self.lang)
+        if script and not script.letters.search(title):
+            what = f"the category's name has no {self.lang} version: the title is a placeholder"
+            imported.losses.append(Loss(line, None, what))
+            return placeholder
+        return title
+
+    def _image(self, name: str) -> str | None:
+        data = self.files.get(name)
+        return None if data is None else self.images.path(name, data)
+
+    def lost(self, what: str) -> None:
+        self.losses.append(what)
+
+    def report(self, line: int, name: str | None, imported: Imported) -> None:
+        for what in dict.fromkeys(self.losses):
+            imported.losses.append(Loss(line, name, what))
+        self.losses = []

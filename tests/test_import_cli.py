@@ -1,0 +1,233 @@
+"""`quizbank import` as its user meets it: files written per quiz and language that validate at
+once, losses one line per question at its line, the exit code, existing files never replaced
+without --force, every file or none, nothing outside the content folder."""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO
+
+from quizbank.cli import main
+from quizbank.importer.command import import_files
+from quizbank.loader import load_quiz
+
+PNG = (REPO / "tests" / "fixtures" / "media" / "images" / "grid.png").read_bytes()
+
+
+def moodle_file(path: Path, *questions: str, category: str = "Physics/Waves basics") -> Path:
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n'
+        '<question type="category">\n'
+        f"<category><text>$course$/top/{category}</text></category>\n"
+        '<info format="html"><text>Waves and how they move.</text></info>\n'
+        "</question>\n" + "\n".join(questions) + "\n</quiz>\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def choice(name: str, prompt: str = "Which is a wave?", extra: str = "") -> str:
+    return (
+        '<question type="multichoice">\n'
+        f"<name><text>{name}</text></name>\n"
+        f'<questiontext format="html"><text><![CDATA[<p>{prompt}</p>]]></text></questiontext>\n'
+        '<generalfeedback format="html"><text>Sound moves as a wave.</text></generalfeedback>\n'
+        f"<idnumber>{name}</idnumber>{extra}\n"
+        "<single>true</single>\n"
+        '<answer fraction="100" format="html"><text>Sound</text></answer>\n'
+        '<answer fraction="0" format="html"><text>A rock</text></answer>\n'
+        "</question>"
+    )
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["import", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_file_becomes_one_valid_quiz_per_category(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = moodle_file(tmp_path / "waves.xml", choice("what-wave"), choice("second", "Is light?"))
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, str(source), "-o", str(content))
+    target = content / "en" / "waves-basics.yaml"
+    assert code == 0, out
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schema/quiz.schema.json\n")
+    data = yaml.safe_load(text)
+    assert data["id"] == "waves-basics"
+    assert data["title"] == "Waves basics"
+    assert data["description"] == "Waves and how they move."
+    assert [q["id"] for q in data["questions"]] == ["what-wave", "second"]
+    assert data["questions"][0]["options"][0] == {"id": "a", "text": "Sound"}
+    assert data["questions"][0]["answer"] == "a"
+    loaded = load_quiz(target)
+    assert not loaded.diagnostics and loaded.quiz is not None
+    assert f"wrote {target}" in out.replace(str(tmp_path) + "/", str(tmp_path) + "/")
+    assert "imported 1 quiz file" in out
+
+
+def test_losses_are_one_line_per_question_at_its_line_and_the_exit_code_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hinted = choice(
+        "hinted",
+        extra='<penalty>0.5</penalty><hint format="html"><text>Think</text></hint>',
+    )
+    calculated = '<question type="calculated"><name><text>Speed</text></name></question>'
+    source = moodle_file(tmp_path / "waves.xml", choice("fine"), hinted, calculated)
+    code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"))
+    assert code == 1
+    lines = out.splitlines()
+    starts = [
+        n for n, line in enumerate(source.read_text().splitlines(), 1) if "multichoice" in line
+    ]
+    hinted_line = starts[1]
+    assert any(
+        line.endswith(
+            f"waves.xml:{hinted_line}: question 'hinted': its penalty for each wrong "
+            "try (50%); its 1 hint"
+        )
+        for line in lines
+    ), out
+    assert any("question 'Speed': left out: calculated questions" in line for line in lines)
+    data = yaml.safe_load((tmp_path / "content" / "en" / "waves-basics.yaml").read_text())
+    assert [q["id"] for q in data["questions"]] == ["fine", "hinted"]
+
+
+def test_the_same_file_imported_twice_gives_the_same_ids(tmp_path: Path) -> None:
+    questions = [choice("Which wave?"), choice("Which wave?"), choice("x y")]
+    source = moodle_file(tmp_path / "w.xml", *questions)
+    first = import_files([source], tmp_path / "a")
+    second = import_files([source], tmp_path / "b")
+    ids = [q["id"] for q in first.imports[0].quizzes[0].data["questions"]]
+    assert ids == ["which-wave", "which-wave-2", "x-y"]
+    assert ids == [q["id"] for q in second.imports[0].quizzes[0].data["questions"]]
+
+
+def test_existing_files_are_not_replaced_without_force_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    existing = content / "en" / "waves-basics.yml"
+    existing.write_text("mine\n")
+    one = moodle_file(tmp_path / "one.xml", choice("a1"), category="Other quiz")
+    two = moodle_file(tmp_path / "two.xml", choice("a2"))
+    code, _, err = run(capsys, str(one), str(two), "-o", str(content))
+    assert code == 1
+    assert "nothing was written" in err and "waves-basics.yml exists (--force replaces it)" in err
+    assert existing.read_text() == "mine\n"
+    assert not (content / "en" / "other-quiz.yaml").exists()
+
+
+def test_force_replaces_a_quiz_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "en" / "waves-basics.yaml").write_text("old\n")
+    source = moodle_file(tmp_path / "w.xml", choice("q1"))
+    code, out, _ = run(capsys, str(source), "-o", str(content), "--force")
+    assert code == 0, out
+    assert (
+        yaml.safe_load((content / "en" / "waves-basics.yaml").read_text())["id"] == "waves-basics"
+    )
+
+
+def test_a_failure_while_writing_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "en" / "waves-basics.yaml").write_text("old\n")
+    source = moodle_file(tmp_path / "w.xml", choice("q1"))
+    other = moodle_file(tmp_path / "o.xml", choice("q2"), category="Optics")
+    real_replace = os.replace
+    calls = []
+
+    def failing(src: str | Path, dst: str | Path) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
+    with pytest.raises(OSError):
+        import_files([source, other], content, force=True)
+    assert (content / "en" / "waves-basics.yaml").read_text() == "old\n"
+    assert sorted(p.name for p in (content / "en").iterdir()) == ["waves-basics.yaml"]
+
+
+def test_a_malformed_file_is_an_error_at_its_line_and_column_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = moodle_file(tmp_path / "good.xml", choice("q1"))
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<?xml version='1.0'?>\n<quiz>\n<question type='essay'>\n</quiz>\n")
+    code, _, err = run(capsys, str(good), str(bad), "-o", str(tmp_path / "content"))
+    assert code == 1
+    assert f"{bad}:4:8: not well-formed XML" in err
+    assert not (tmp_path / "content").exists()
+
+
+def test_a_file_of_neither_format_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = tmp_path / "bank.csv"
+    odd.write_text("a,b\n")
+    code, _, err = run(capsys, str(odd), "-o", str(tmp_path / "content"))
+    assert code == 2
+    assert "neither Moodle XML" in err
+
+
+def test_nothing_is_written_through_a_link_leading_out_of_the_content_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "en").symlink_to(outside)
+    source = moodle_file(tmp_path / "w.xml", choice("q1"))
+    code, _, err = run(capsys, str(source), "-o", str(content))
+    assert code == 1
+    assert "outside" in err and "nothing was written" in err
+    assert list(outside.iterdir()) == []
+
+
+def test_hostile_text_reaches_the_terminal_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hinted = choice("evil\x1b[31m", extra='<hint format="html"><text>x</text></hint>').replace(
+        "<idnumber>evil\x1b[31m</idnumber>", ""
+    )
+    source = moodle_file(tmp_path / "w.xml", hinted.replace("\x1b", "&#27;"))
+    _, out, err = run(capsys, str(source), "-o", str(tmp_path / "content"))
+    assert "\x1b" not in out + err
+
+
+def test_an_image_is_written_once_with_its_alt_text(tmp_path: Path) -> None:
+    encoded = base64.b64encode(PNG).decode()
+    question = (
+        '<question type="truefalse"><name><text>grid</text></name>'
+        '<questiontext format="html"><text><![CDATA[<p>Is this a grid?</p>'
+        '<p><img src="@@PLUGINFILE@@/my%20grid.png" alt="A 3 by 3 grid"></p>]]></text>'
+        f'<file name="my grid.png" path="/" encoding="base64">{encoded}</file></questiontext>'
+        '<generalfeedback format="html"><text>It is.</text></generalfeedback>'
+        '<answer fraction="100"><text>true</text></answer>'
+        '<answer fraction="0"><text>false</text></answer></question>'
+    )
+    source = moodle_file(tmp_path / "w.xml", question, question.replace(">grid<", ">grid2<"))
+    content = tmp_path / "content"
+    report = import_files([source], content)
+    assert (content / "images" / "my-grid.png").read_bytes() == PNG
+    data = yaml.safe_load((content / "en" / "waves-basics.yaml").read_text())
+    assert "![A 3 by 3 grid](../images/my-grid.png)" in data["questions"][0]["prompt"]
+    assert not report.diagnostics
+    assert [p.path.name for p in report.written].count("my-grid.png") == 1

@@ -1,0 +1,244 @@
+"""Round trip: every bundled quiz and the test banks of every type (with images and formulas),
+exported by quizbank's own Moodle XML (per language, multilang spans, mlang2) and GIFT renderers,
+then imported, give back the same validated quizzes.
+
+"The same" is what an export can carry: texts equal after Markdown normalisation (rendered to
+HTML by quizbank.markup); the ids of options, pairs, items and gaps by position (Moodle keeps no
+id for them); a match's drop-down choice and a cloze's drop-down option as plain text (Moodle
+keeps them so); the quiz's level is not in Moodle (`intermediate`), its guide neither. In a
+multilang file the category carries the reference language's title only, and every language's
+accepted answers (each language gets back those in its own script).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+from quizbank.build import BuildRequest, build
+from quizbank.importer.command import import_files
+from quizbank.loader import load_quiz
+from quizbank.markup import to_html, to_plain
+from quizbank.model import (
+    GAP,
+    ChoiceGap,
+    Cloze,
+    Matching,
+    MultipleChoice,
+    Ordering,
+    Question,
+    Quiz,
+    SingleChoice,
+)
+from quizbank.registry import discover_renderers
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+SOURCES = {
+    "content": REPO / "content",
+    "types": REPO / "tests" / "fixtures" / "types",
+    "media": REPO / "tests" / "fixtures" / "media",
+}
+TEXTS = {"prompt", "explanation", "text", "feedback", "feedback_true", "feedback_false"}
+TEXTS |= {"item", "grader_info"}
+
+
+def originals(source: Path) -> dict[tuple[str, str], Quiz]:
+    found = {}
+    for path in sorted(source.glob("*/*.yaml")):
+        loaded = load_quiz(path)
+        assert loaded.quiz is not None
+        found[(loaded.quiz.lang, loaded.quiz.id)] = loaded.quiz
+    return found
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each source built as Moodle XML (with both multilang syntaxes) and GIFT."""
+    built = {}
+    for name, source in SOURCES.items():
+        for variant, options in (
+            ("spans", ["moodle.multilang=true"]),
+            ("mlang2", ["moodle.multilang=mlang2"]),
+        ):
+            out = tmp_path_factory.mktemp(f"{name}-{variant}")
+            formats = ["moodle", "gift"] if variant == "spans" else ["moodle"]
+            request = BuildRequest([source], out, formats, options=options, use_cache=False, jobs=1)
+            assert not build(request, discover_renderers()).report.has_errors
+            built[f"{name}-{variant}"] = out
+    return built
+
+
+def relabelled(question: Question) -> dict[str, Any]:
+    """The question as an import gives it back: ids by position, gaps numbered in order."""
+    data = question.model_dump(exclude={"source"}, exclude_defaults=False)
+    if isinstance(question, SingleChoice | MultipleChoice):
+        ids = {o.id: LETTERS[n] for n, o in enumerate(question.options)}
+        for option in data["options"]:
+            option["id"] = ids[option["id"]]
+        data["answer"] = (
+            ids[data["answer"]]
+            if isinstance(question, SingleChoice)
+            else [ids[a] for a in data["answer"]]
+        )
+    elif isinstance(question, Matching):
+        for n, entry in enumerate([*data["pairs"], *data["distractors"]]):
+            entry["id"] = LETTERS[n]
+    elif isinstance(question, Ordering):
+        for n, item in enumerate(data["items"]):
+            item["id"] = LETTERS[n]
+    elif isinstance(question, Cloze):
+        numbers = {gap_id: str(n + 1) for n, gap_id in enumerate(question.gap_order)}
+        data["prompt"] = GAP.sub(lambda m: f"[[{numbers[m[1]]}]]", question.prompt)
+        gaps = {}
+        for gap_id, gap in question.gaps.items():
+            dumped = data["gaps"][gap_id]
+            if isinstance(gap, ChoiceGap):
+                ids = {o.id: LETTERS[n] for n, o in enumerate(gap.options)}
+                for option in dumped["options"]:
+                    option["id"] = ids[option["id"]]
+                dumped["answer"] = ids[dumped["answer"]]
+            gaps[numbers[gap_id]] = dumped
+        data["gaps"] = dict(sorted(gaps.items()))
+    return data
+
+
+def normalised(value: Any, lang: str, key: str = "", plain: bool = False) -> Any:
+    """Texts as the HTML they show (a plain field as its plain text); numbers as floats."""
+    if isinstance(value, dict):
+        return {
+            k: normalised(
+                v, lang, k, plain or k in ("distractors",) or (k == "options" and key == "gap")
+            )
+            for k, v in value.items()
+            if v is not None
+        }
+    if isinstance(value, list):
+        return [normalised(item, lang, key, plain) for item in value]
+    if isinstance(value, str) and (key == "match" or (plain and key == "text")):
+        return " ".join(to_plain(value).split())
+    if isinstance(value, str) and key in TEXTS:
+        return " ".join(to_html(value, lang).split())
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def comparable(question: Question, lang: str) -> Any:
+    data = relabelled(question)
+    if isinstance(question, Cloze):
+        data["gaps"] = {k: normalised(g, lang, "gap") for k, g in data["gaps"].items()}
+    return normalised(data, lang)
+
+
+def imported(
+    files: list[Path], tmp_path: Path, lang: str | None = None
+) -> dict[tuple[str, str], Quiz]:
+    content = tmp_path / "content"
+    report = import_files(files, content, lang)
+    assert not [d.format() for d in report.diagnostics if d.severity.name == "ERROR"]
+    return originals(content)
+
+
+def assert_same(original: Quiz, back: Quiz, *, multilang_reference: str | None = None) -> None:
+    assert back.id == original.id
+    assert back.lang == original.lang
+    if multilang_reference in (None, original.lang):
+        assert to_plain(back.title) == to_plain(original.title)
+    assert to_html(back.description, back.lang) == to_html(original.description, original.lang)
+    assert back.tags == original.tags
+    assert [q.id for q in back.questions] == [q.id for q in original.questions]
+    for mine, theirs in zip(back.questions, original.questions, strict=True):
+        left, right = comparable(mine, back.lang), comparable(theirs, original.lang)
+        if multilang_reference:  # each language's answers, and the others' in its script
+            for got, wanted in zip(accepted(left), accepted(right), strict=True):
+                assert set(wanted) <= set(got), mine.id
+        assert left == right, mine.id
+
+
+def accepted(question: dict[str, Any]) -> list[list[str]]:
+    """The accepted answers of a question and its gaps, taken out of it."""
+    parts = [question, *question.get("gaps", {}).values()]
+    return [part.pop("answer") for part in parts if part.get("type") == "short_answer"]
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_each_language_file_gives_back_its_quizzes(
+    source: str, exports: dict[str, Path], tmp_path: Path
+) -> None:
+    wanted = originals(SOURCES[source])
+    for lang in sorted({lang for lang, _ in wanted}):
+        files = sorted((exports[f"{source}-spans"] / "moodle" / lang).glob("*.xml"))
+        back = imported(files, tmp_path / lang)
+        assert set(back) == {key for key in wanted if key[0] == lang}
+        for key, quiz in back.items():
+            assert_same(wanted[key], quiz)
+
+
+@pytest.mark.parametrize("variant", ["spans", "mlang2"])
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_a_multilang_file_gives_back_every_language(
+    source: str, variant: str, exports: dict[str, Path], tmp_path: Path
+) -> None:
+    wanted = originals(SOURCES[source])
+    files = sorted((exports[f"{source}-{variant}"] / "moodle" / "multilang").glob("*.xml"))
+    assert files
+    back = imported(files, tmp_path)
+    assert set(back) == set(wanted)
+    for key, quiz in back.items():
+        assert_same(wanted[key], quiz, multilang_reference="en")
+
+
+def test_a_multilang_file_imports_one_language_when_asked(
+    exports: dict[str, Path], tmp_path: Path
+) -> None:
+    files = sorted((exports["content-spans"] / "moodle" / "multilang").glob("*.xml"))
+    back = imported(files, tmp_path, lang="ur")
+    assert {lang for lang, _ in back} == {"ur"}
+
+
+def test_images_come_back_as_the_same_files(exports: dict[str, Path], tmp_path: Path) -> None:
+    files = sorted((exports["media-spans"] / "moodle" / "en").glob("*.xml"))
+    content = tmp_path / "content"
+    import_files(files, content)
+    for image in (SOURCES["media"] / "images").iterdir():
+        assert (content / "images" / image.name).read_bytes() == image.read_bytes()
+
+
+def test_gift_gives_back_the_types_gift_has(exports: dict[str, Path], tmp_path: Path) -> None:
+    wanted = originals(SOURCES["types"])
+    for lang in ("en", "ur"):
+        files = sorted((exports["types-spans"] / "gift" / lang).glob("*.gift"))
+        report = import_files(files, tmp_path / lang / "content")
+        back = originals(tmp_path / lang / "content")
+        [(key, quiz)] = back.items()
+        original = wanted[key]
+        gift_types = {
+            "single_choice",
+            "multiple_choice",
+            "true_false",
+            "numerical",
+            "short_answer",
+            "matching",
+            "essay",
+        }
+        kept = {q.id: q for q in original.questions if q.type in gift_types}
+        assert [q.id for q in quiz.questions if q.id in kept] == list(kept)
+        for question in quiz.questions:
+            if question.id in kept:
+                mine, theirs = comparable(question, lang), comparable(kept[question.id], lang)
+                for lost in ("shuffle", "points", "case_sensitive"):  # GIFT cannot say them
+                    mine.pop(lost, None)
+                    theirs.pop(lost, None)
+                assert mine == theirs, question.id
+        assert report.losses
+
+
+def test_the_imported_files_build_again(exports: dict[str, Path], tmp_path: Path) -> None:
+    files = sorted((exports["types-spans"] / "moodle" / "multilang").glob("*.xml"))
+    content = tmp_path / "content"
+    import_files(files, content)
+    request = BuildRequest([content], tmp_path / "dist", ["moodle"], use_cache=False, jobs=1)
+    assert not build(request, discover_renderers()).report.has_errors
