@@ -389,13 +389,17 @@ def _essay(element: _Element, question: SourceQuestion) -> None:
         question.losses.append(f"its response format ({response})")
 
 
+# By the names Moodle's importer reads: its export writes `matching` and `cloze` for `match` and
+# `multianswer` (qformat_xml::get_qtype), and reads either.
 _READERS: dict[str, Callable[[_Element, SourceQuestion], None]] = {
     "multichoice": _multichoice,
     "truefalse": _truefalse,
     "shortanswer": _shortanswer,
     "numerical": _numerical,
     "match": _match,
+    "matching": _match,
     "ordering": _ordering,
     "multianswer": _multianswer,
+    "cloze": _multianswer,
     "essay": _essay,
 }
