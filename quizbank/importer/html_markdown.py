@@ -520,6 +520,9 @@ def _simple(html: str, inline: bool) -> str | None:
         last = found.end()
     pieces.append(("".join(text) + html[last:], False))
     pieces = [((unescape(p) if "&" in p else p).translate(_CLEAN), code) for p, code in pieces]
+    for index in range(len(pieces) - 3, -1, -1):  # `<code>a</code><code>b</code>` is one
+        if pieces[index][1] and not pieces[index + 1][0] and pieces[index + 2][1]:
+            pieces[index : index + 3] = [(pieces[index][0] + pieces[index + 2][0], True)]
     several = any("\n" in piece for piece, _ in pieces)
     alone = not inline and len(pieces) == 1
     out: list[str] = []
@@ -660,8 +663,10 @@ _KNOWN: Final = frozenset(
         "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col",
     }
 )  # fmt: skip
-# Inline elements that two of side by side are one (`**a****b**` is not two strong words).
+# Inline elements that two of side by side are one (`**a****b**` is not two strong words), and
+# one inside another is the outer one.
 _MERGED: Final = frozenset({"strong", "em", "del", "code"})
+_NONE: Final[frozenset[str]] = frozenset()
 # What a style property is to an author; properties with a value that changes nothing are left
 # out (`text-align: left` in every paragraph of Moodle's editor).
 _STYLES: Final = {
@@ -706,6 +711,7 @@ def _prepare(soup: BeautifulSoup, state: _State) -> None:
     unwrap: list[Tag] = []
     dropped: list[tuple[PageElement, PageElement | None]] = []  # and what takes their place
     merged: list[Tag] = []
+    inside: dict[int, frozenset[str]] = {}  # the emphasis and code each element is inside
     too_deep = False
     for node in list(soup.descendants):
         parent = node.parent
@@ -728,10 +734,14 @@ def _prepare(soup: BeautifulSoup, state: _State) -> None:
             dropped.append((node, NavigableString(node.get_text())))
         else:
             depth[id(node)] = depth[id(parent)] + 1
-            if _kept(node, name, state):
-                unwrap.append(node)
+            around = inside.get(id(parent), _NONE)
+            if _kept(node, name, state) or node.name in around:
+                unwrap.append(node)  # (`**` inside `**` would end it)
             elif node.name in _MERGED:
                 merged.append(node)
+                inside[id(node)] = around | {node.name}
+            elif around:
+                inside[id(node)] = around
     if too_deep:
         state.lost(f"markup nested more than {MAX_DEPTH} deep (flattened to its text)")
     for element, replacement in dropped:
