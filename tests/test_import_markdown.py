@@ -200,6 +200,12 @@ def test_the_fast_path_converts_as_markdownify_does() -> None:
         "1. x",
         "<p>a\n# b</p>",
         "a\u2060b\xa0c",
+        "<p>One</p>\n<p>Two <code>x</code></p>\xa0<p></p><p>&nbsp;</p>",
+        '<p dir="ltr" style="text-align: left;">Moodle\'s editor</p><p class="x">b</p>',
+        '<div lang="ur" dir="rtl"><p>a</p>\n<p>b</p></div>',
+        "<p>a</p>b",
+        "<p>\\[x\\]</p><p>y</p>",
+        "<p>a|b\nc</p><p>d|e</p>",
     ]
     texts = [param.values[1] for param in EXPORTED] + extra
     fast = 0

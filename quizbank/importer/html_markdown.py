@@ -464,14 +464,17 @@ def _moodle_html(text: str) -> str:
 
 _TAG_START = re.compile(r"<[A-Za-z]")
 _TAG = re.compile(r"<[A-Za-z!/?][^<>]*>?")
-# The HTML of most texts: one paragraph (or none) of text, `<code>` and, in right-to-left
-# quizbank exports, `<bdi>` in their `<div>`. `_Converter` makes the same of it, slower.
+# The HTML of most texts: paragraphs (or none) of text and `<code>`, the `<bdi>` and the
+# `<div>` of a right-to-left quizbank export, the attributes Moodle's editor gives a paragraph.
+# `_Converter` makes the same of it, slower.
 _RTL_DIV = re.compile(
     r'\s*<div lang="[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*" dir="rtl">(.*)</div>\s*', re.S
 )
-_ONE_PARAGRAPH = re.compile(r"\s*<p>(.*)</p>\s*", re.S)
-_SIMPLE_CONTENT = re.compile(
-    r'(?:[^<]++|<bdi lang="en">[^<]*+</bdi>|<code(?: dir="ltr" lang="en")?>[^<]*+</code>)*+'
+_CONTENT = r'(?:[^<]++|<bdi lang="en">[^<]*+</bdi>|<code(?: dir="ltr" lang="en")?>[^<]*+</code>)*+'
+_SIMPLE_CONTENT = re.compile(_CONTENT)
+_PARAGRAPH = re.compile(
+    r'\s*<p(?:\s+(?:dir|lang|class)="[^"<>]*"|\s+style="\s*text-align:\s*(?:left|start);?\s*")*'
+    rf"\s*>({_CONTENT})</p>\s*"
 )
 _SIMPLE_PIECE = re.compile(r'<bdi lang="en">|</bdi>|<code(?: dir="ltr" lang="en")?>([^<]*)</code>')
 
@@ -498,17 +501,28 @@ def _converted(html: str, inline: bool, state: _State) -> str:
 
 
 def _simple(html: str, inline: bool) -> str | None:
-    """The Markdown of HTML of the common shape (see _SIMPLE_CONTENT), as `_converted` makes
-    it; None for any other HTML."""
-    if "<" in html:
-        wrapped = _RTL_DIV.fullmatch(html)
-        if wrapped is not None:
-            html = wrapped[1]
-        paragraph = _ONE_PARAGRAPH.fullmatch(html)
-        if paragraph is not None:
-            html = paragraph[1]
-        if not _SIMPLE_CONTENT.fullmatch(html):
-            return None
+    """The Markdown of HTML of the common shape (see _PARAGRAPH), as `_converted` makes it;
+    None for any other HTML."""
+    if "<" not in html:
+        return _simple_paragraph(html, inline)
+    wrapped = _RTL_DIV.fullmatch(html)
+    if wrapped is not None:
+        html = wrapped[1]
+    if _SIMPLE_CONTENT.fullmatch(html):
+        return _simple_paragraph(html, inline)
+    paragraphs: list[str] = []
+    pos = 0
+    while found := _PARAGRAPH.match(html, pos):
+        paragraphs.append(found[1])
+        pos = found.end()
+    if not paragraphs or pos < len(html) or (inline and len(paragraphs) > 1):
+        return None
+    converted = (_simple_paragraph(paragraph, inline) for paragraph in paragraphs)
+    return "\n\n".join(text for text in converted if text)
+
+
+def _simple_paragraph(html: str, inline: bool) -> str:
+    """The Markdown of a paragraph's content of text, `<code>` and `<bdi>`."""
     pieces: list[tuple[str, bool]] = []  # (text, is code)
     text: list[str] = []
     last = 0
