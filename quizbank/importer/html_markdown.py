@@ -15,26 +15,29 @@ What Markdown cannot say (a colour, a merged table cell, a video, an underline, 
 reported in `Markdown.losses`, one short phrase each, never dropped silently. Hostile input
 cannot exhaust time, memory or the stack: a text of more than MAX_TAGS tags is read as plain
 text, and markup nested deeper than MAX_DEPTH levels is flattened to its text; both are
-reported as losses.
+reported as losses. Most texts (paragraphs of text and code, as quizbank's export and Moodle's
+editor write them) are converted without a parser, to the Markdown the converter would give.
 
-The library: markdownify (on BeautifulSoup with Python's html.parser), compared with html2text
-and html-to-markdown 3.x on quizbank's own Moodle export of the bundled content and fixtures and
-on tables, nested lists, code blocks and escaping. All three gave back the bundled texts; on the
-rest, html2text was wrong most often (`*`, `_`, `#` and `>` left unescaped, code blocks indented
-so that a blank line ended them, pipe-less tables, a list item's second paragraph outside the
-list). html-to-markdown was the most correct out of the box and the fastest, but its hook (a
-visitor that is told a node's parent tag only) cannot say whether a text is inside code or a
-table cell, and it silently dropped the text of markup nested past its depth limit. markdownify
-escaped too much (`\\[\\[1\\]\\]`) and broke a fence holding backticks and a table cell holding
-`` `x|y` ``, but each tag is one `convert_<tag>` method of a `MarkdownConverter` subclass and
-each text one `process_text` call with its element at hand: its conversion of blocks and lists
-is kept, and the escaping, code, tables, images, links and maths are this module's.
+The library: markdownify 1.2 (on BeautifulSoup with Python's html.parser), chosen over html2text
+2025.4 and html-to-markdown 3.21 after converting with each quizbank's Moodle export of the
+bundled content and fixtures and cases of tables, nested lists, code blocks and escaping, and
+rendering the results with quizbank.markup. All three gave the bundled texts back, but html2text
+left `*`, `_`, `#` and `>` unescaped, indented code blocks so that their blank lines ended them,
+and broke headerless tables and loose lists. html-to-markdown (a compiled Rust extension) was
+the most correct and the fastest, but its visitor hook is told only a node's parent tag, not
+whether a text is in code or in a table cell, and it silently dropped the text of markup nested
+past its depth limit. markdownify escaped too much (`\\[\\[1\\]\\]`) and broke a fence holding
+backticks and a table cell holding `` `x|y` ``, but it is a walk that calls one
+`convert_<tag>` method per element and `process_text` per text with the element at hand: here
+each is overridden (escaping, formulas, images, links, code, tables, losses) while its walk
+keeps the whitespace between blocks and inline elements; it is maintained and brings in only
+beautifulsoup4 and six.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import unescape
 from pathlib import PurePosixPath
@@ -695,6 +698,8 @@ _STYLES: Final = {
     "text-decoration": "a text decoration",
     "text-align": "a text alignment",
     "border": "a border",
+    "width": "a size",
+    "height": "a size",
 }
 _NO_STYLE: Final = frozenset(
     {
@@ -783,6 +788,8 @@ def _kept(tag: Tag, name: str, state: _State) -> bool:
     if name in _UNWRAPPED:
         if _UNWRAPPED[name]:
             state.lost(_UNWRAPPED[name])
+        if name in ("abbr", "acronym") and (title := _attribute(tag, "title").strip()):
+            state.lost(f"an abbreviation's title ({_short(title, 40)})")
         return True
     if name in ("sup", "sub"):
         kind = "superscript" if name == "sup" else "subscript"
@@ -1296,6 +1303,9 @@ class _Converter(MarkdownConverter):
         start, inner, end = _chomped(text)
         if not inner or not href:
             return text
+        if "\n\n" in inner.strip():
+            self.lost(f"a link around several blocks ({_short(href)})")
+            return text
         if href.startswith(PLUGINFILE):
             self.lost(f"a link to a file of the question ({unquote(href[len(PLUGINFILE) :])})")
             return text
@@ -1435,14 +1445,11 @@ def _trims(node: PageElement | None) -> bool:
 
 def _has_neighbours(el: Tag) -> bool:
     """Whether an element has content beside it in its parent."""
-    for sibling in (*_siblings(el.previous_siblings), *_siblings(el.next_siblings)):
-        if isinstance(sibling, Tag) or str(sibling).translate(_CLEAN).strip():
-            return True
+    for siblings in (el.previous_siblings, el.next_siblings):
+        for sibling in siblings:
+            if isinstance(sibling, Tag) or str(sibling).translate(_CLEAN).strip():
+                return True
     return False
-
-
-def _siblings(nodes: Iterable[PageElement]) -> Iterable[PageElement]:
-    return nodes
 
 
 def _span(cell: Tag, name: str) -> int:
