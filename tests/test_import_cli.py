@@ -231,3 +231,58 @@ def test_an_image_is_written_once_with_its_alt_text(tmp_path: Path) -> None:
     assert "![A 3 by 3 grid](../images/my-grid.png)" in data["questions"][0]["prompt"]
     assert not report.diagnostics
     assert [p.path.name for p in report.written].count("my-grid.png") == 1
+
+
+BILINGUAL = REPO / "tests" / "fixtures" / "moodle-import" / "waves-bilingual.xml"
+
+
+def test_a_bilingual_bank_with_a_cloze_and_an_image_becomes_a_file_per_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, str(BILINGUAL), "-o", str(content))
+    assert code == 1  # a calculated question left out, a hint, a placeholder
+    english = yaml.safe_load((content / "en" / "waves.yaml").read_text(encoding="utf-8"))
+    urdu = yaml.safe_load((content / "ur" / "waves.yaml").read_text(encoding="utf-8"))
+    cloze, picture, vacuum = english["questions"]
+    assert cloze["prompt"] == (
+        "A wave's speed is its frequency times its [[1]]: $v = f\\lambda$. "
+        "Sound in air travels at about [[2]] m/s."
+    )
+    assert cloze["gaps"]["2"] == {"type": "numerical", "answer": 343, "tolerance": 5}
+    assert (
+        urdu["questions"][0]["gaps"]["1"]["options"][1]["feedback"]
+        == "حیطہ اونچائی ہے، لمبائی نہیں۔"
+    )
+    assert "![A wave with three crests](../images/three-crests.png)" in picture["prompt"]
+    assert "![تین چوٹیوں والی لہر](../images/three-crests.png)" in urdu["questions"][1]["prompt"]
+    assert (picture["id"], picture["points"], picture["answer"]) == ("read-the-wave", 2, "b")
+    assert vacuum["feedback_false"] == "Right: sound needs a medium."
+    assert urdu["questions"][2]["feedback_false"] == "درست: آواز کو کسی واسطے کی ضرورت ہوتی ہے۔"
+    assert (content / "images" / "three-crests.png").read_bytes() == PNG
+    assert main(["validate", str(content)]) == 0
+    assert f"{BILINGUAL.name}:86: question 'Wavelength from frequency': left out: calculated" in out
+    assert f"{BILINGUAL.name}:27: question 'Read the wave': its 1 hint" in out
+    assert "imported 2 quiz files and 1 image; 1 question left out; 3 with something" in out
+
+
+def test_a_text_a_language_lacks_is_reported_and_validation_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spans = (
+        '<span lang="en" class="multilang">Which is a wave?</span>'
+        '<span lang="ur" class="multilang">لہر کون سی ہے؟</span>'
+    )
+    english_only = (
+        '<span lang="en" class="multilang">Sound</span><span lang="fr" class="multilang">Son</span>'
+    )
+    question = choice("q1", prompt=spans).replace(
+        "<text>Sound</text>", f"<text>{english_only}</text>"
+    )
+    source = moodle_file(
+        tmp_path / "w.xml", question.replace("<![CDATA[", "<![CDATA[").replace("]]>", "]]>")
+    )
+    code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"), "--lang", "ur")
+    assert code == 1
+    assert "a text with no ur version: another language's is used" in out
+    assert "looks untranslated" in out

@@ -215,15 +215,13 @@ def _category(
 
 
 def _tags(category: SourceCategory, imported: Imported) -> list[str]:
-    """The quiz's tags: every question's, as slugs; a question whose tags are not the quiz's
-    all is reported (quizbank tags quizzes)."""
+    """The quiz's tags: every question's, as slugs. quizbank tags quizzes, not questions: when
+    the questions' tags differ, the quiz has them all, reported once."""
     per_question = [[_slug(tag) for tag in q.fields.get("_tags", [])] for q in category.questions]
     tags = list(dict.fromkeys(tag for each in per_question for tag in each if tag))[:50]
-    for question, each in zip(category.questions, per_question, strict=True):
-        if set(each) != set(tags):
-            imported.losses.append(
-                Loss(question.line, question.name, "its own tags: the quiz has every question's")
-            )
+    if any(set(each) != set(tags) for each in per_question):
+        what = f"its questions' tags differ: the quiz has them all ({', '.join(tags)})"
+        imported.losses.append(Loss(category.line, None, what))
     return tags
 
 

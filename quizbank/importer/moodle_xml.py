@@ -135,7 +135,15 @@ def _plain(element: _Element, tag: str) -> str:
     if child is None:
         return ""
     text = child.find("text")
-    return (text.text if text is not None else child.text) or ""
+    return _inner(text if text is not None else child)
+
+
+def _inner(element: _Element) -> str:
+    """An element's content as written: its text, and any markup not put in CDATA as HTML."""
+    if len(element) == 0:
+        return element.text or ""
+    children = "".join(etree.tostring(child, encoding="unicode") for child in element)
+    return (element.text or "") + children
 
 
 def _text(element: _Element | None, tag: str | None = None) -> SourceText | None:
@@ -145,7 +153,7 @@ def _text(element: _Element | None, tag: str | None = None) -> SourceText | None
     if element is None:
         return None
     text = element.find("text")
-    value = (text.text if text is not None else "") or ""
+    value = _inner(text) if text is not None else ""
     if not value.strip():
         return None
     return SourceText(value, _FORMATS.get(element.get("format", "html"), "html"))

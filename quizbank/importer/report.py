@@ -25,13 +25,16 @@ def import_lines(report: ImportReport) -> tuple[list[str], bool]:
         lines.append(printable(f"wrote {display_path(file.path)}"))
     lines += [diagnostic.format() for diagnostic in report.diagnostics]
     errors = sum(d.severity is Severity.ERROR for d in report.diagnostics)
+    left_out = {(s, loss.line) for s, loss in report.losses if loss.what.startswith("left out")}
     summary = f"imported {_count(len(quizzes), 'quiz file')}"
     if images:
         summary += f" and {_count(images, 'image')}"
-    if grouped:
-        summary += f"; {_count(len(grouped), 'question')} or quizzes lost something (above)"
+    if left_out:
+        summary += f"; {_count(len(left_out), 'question')} left out"
+    if len(grouped) > len(left_out):
+        summary += f"; {len(grouped) - len(left_out)} with something lost or to write (above)"
     if errors:
-        summary += f"; validation found {_count(errors, 'error')}"
+        summary += f"; validation found {_count(errors, 'error')} (above)"
     lines.append(summary)
     if quizzes:
         lines.append(
