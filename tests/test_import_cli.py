@@ -2,6 +2,8 @@
 once, losses one line per question at its line, the exit code, existing files never replaced
 without --force, every file or none, nothing outside the content folder."""
 
+# ruff: noqa: RUF001 - Urdu punctuation is meant
+
 from __future__ import annotations
 
 import base64
