@@ -912,39 +912,33 @@ def _text_char(text: str, last: bool) -> str:
 
 def _char_before(node: PageElement) -> str:
     """The character the Markdown has before an element: `\\n` at the start of a line."""
-    while True:
-        sibling = node.previous_sibling
-        while sibling is not None:
-            if isinstance(sibling, NavigableString):
-                if text := str(sibling).translate(_CLEAN):
-                    return _text_char(text, last=True)
-            elif isinstance(sibling, Tag):
-                return "\n" if sibling.name in _BLOCKS else _LAST.get(sibling.name, "*")
-            sibling = sibling.previous_sibling
-        parent = node.parent
-        if parent is None or parent.name in _BLOCKS:
-            return "\n"
-        if parent.name in _FIRST:
-            return _FIRST[parent.name]
-        node = parent
+    return _char_beside(node, before=True)
 
 
 def _char_after(node: PageElement) -> str:
     """The character the Markdown has after an element: `\\n` at the end of a line."""
+    return _char_beside(node, before=False)
+
+
+def _char_beside(node: PageElement, *, before: bool) -> str:
+    """The character next to an element on one side, found through its siblings, then its
+    parents' (an inline parent's own mark on that side, `*` for emphasis)."""
+    step = "previous_sibling" if before else "next_sibling"
+    facing, own = (_LAST, _FIRST) if before else (_FIRST, _LAST)
     while True:
-        sibling = node.next_sibling
+        sibling = getattr(node, step)
         while sibling is not None:
             if isinstance(sibling, NavigableString):
                 if text := str(sibling).translate(_CLEAN):
-                    return _text_char(text, last=False)
+                    return _text_char(text, last=before)
             elif isinstance(sibling, Tag):
-                return "\n" if sibling.name in _BLOCKS else _FIRST.get(sibling.name, "*")
-            sibling = sibling.next_sibling
+                return "\n" if sibling.name in _BLOCKS else facing.get(sibling.name, "*")
+            sibling = getattr(sibling, step)
         parent = node.parent
         if parent is None or parent.name in _BLOCKS:
             return "\n"
-        if parent.name in _LAST:
-            return _LAST[parent.name]
+        if parent.name in own:
+            return own[parent.name]
         node = parent
 
 
