@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
+from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,14 @@ from quizbank_renderers.moodle_types import plain_line
 from quizbank.build import BuildRequest, build
 from quizbank.errors import RendererError
 from quizbank.grading import POSITIVE_GRADES, option_grades
+from quizbank.importer.gift import (
+    GiftCategory,
+    GiftQuestion,
+    escapedchar_post,
+    escapedchar_pre,
+    parse_gift,
+)
+from quizbank.importer.source import MalformedFile
 from quizbank.loader import load_quiz
 from quizbank.markup import find_formulas, to_plain
 from quizbank.model import (
@@ -49,135 +58,49 @@ FIXTURES = REPO / "tests" / "fixtures"
 WJ = "\u2060"
 
 # ------------------------------------------------------------------------ Moodle's GIFT grammar
-# qformat_gift::readquestions() and readquestion() (and qformat_default's), in Python: the same
-# steps in the same order, PHP's string functions as Python's. An import error is GiftError.
+# The core's port of qformat_gift::readquestions() and readquestion() (quizbank.importer.gift),
+# each question as the dictionary of what Moodle stores; with what Moodle's importprocess() then
+# checks (match_grade_options: a grade on Moodle's list), and what quizbank's renderer never
+# writes (a description, a missing word, a numerical range or feedback for other answers) an
+# error too. An import error is GiftError.
 
 
 class GiftError(ValueError):
     """What qformat_gift reports with $this->error(): the import stops (stoponerror)."""
 
 
-_PHP_TRIM = " \t\n\r\0\x0b"
-_ESCAPED = ["\\:", "\\#", "\\=", "\\{", "\\}", "\\~", "\\n"]
-_PLACEHOLDERS = ["&&058;", "&&035;", "&&061;", "&&123;", "&&125;", "&&126;", "&&010"]
-_CHARACTERS = [":", "#", "=", "{", "}", "~", "\n"]
-_WEIGHT = re.compile(r"^%\-*([0-9]{1,2})\.?([0-9]*)%")
-_FORMATS = {"moodle": "moodle", "html": "html", "plain": "plain", "markdown": "markdown"}
-_ID = re.compile(r"\[id:((?:\\]|[^\][\x00-\x1f\x7f])+)]")
-_TAG = re.compile(r"\[tag:((?:\\]|[^\]<>`\x00-\x1f\x7f]|)+)]")
 # question_bank::fraction_options_full(), as fractions.
 _FRACTIONS = [0.0, *(round(g / 100, 7) for g in POSITIVE_GRADES)]
 _FRACTIONS += [-f for f in _FRACTIONS[1:]]
 
 
-def _trim(text: str) -> str:
-    return text.strip(_PHP_TRIM)
-
-
-def _php_empty(text: str) -> bool:
-    return text in ("", "0")
-
-
-def _pre(text: str) -> str:
-    """escapedchar_pre()."""
-    text = text.replace("\\\\", "&&092;")
-    for escaped, placeholder in zip(_ESCAPED, _PLACEHOLDERS, strict=True):
-        text = text.replace(escaped, placeholder)
-    return text.replace("&&092;", "\\")
-
-
-def _post(text: str) -> str:
-    """escapedchar_post()."""
-    for placeholder, character in zip(_PLACEHOLDERS, _CHARACTERS, strict=True):
-        text = text.replace(placeholder, character)
-    return text
-
-
-def _with_format(text: str, default: str = "moodle") -> tuple[str, str]:
-    """parse_text_with_format(): a leading `[format]` (a known name only), then unescaped."""
-    text_format = default
-    if text.startswith("["):
-        end = text.find("]")
-        name = text[1:end] if end >= 0 else text[1:-1]
-        if name in _FORMATS:
-            text_format, text = _FORMATS[name], text[end + 1 :]
-    return _trim(_post(text)), text_format
-
-
-def _weight(answer: str) -> tuple[float, str]:
-    """answerweightparser()."""
-    answer = answer[1:]
-    end = answer.find("%")
-    return float(answer[:end]) / 100, answer[end + 1 :]
-
-
-def _comment(answer: str, default: str) -> tuple[str, str]:
-    """commentparser(): the answer's text and its feedback's."""
-    bits = answer.split("#", 1)
-    feedback = _with_format(_trim(bits[1]), default)[0] if len(bits) > 1 else ""
-    return _with_format(_trim(bits[0]), default)[0], feedback
-
-
-def _answers(answertext: str, separator: str, minimum: int) -> list[str]:
-    answers = answertext.split(separator)
-    answers[0] = _trim(answers[0])
-    if _php_empty(answers[0]):
-        answers.pop(0)
-    if len(answers) < minimum:
-        raise GiftError(f"fewer than {minimum} answers: {answertext!r}")
-    return [_trim(answer) for answer in answers]
-
-
 def read_gift(content: str) -> list[dict[str, Any]]:
-    """readquestions(): the file's lines in blocks apart by a blank (trimmed) line, each read."""
-    questions, current = [], []
-    for line in [*content.split("\n"), ""]:
-        line = _trim(line)
-        if _php_empty(line):
-            if current:
-                questions.append(_read_question(current))
-            current = []
-        else:
-            current.append(line)
-    return questions
+    """Every block of a GIFT file as Moodle reads it: a category or a question."""
+    try:
+        return [_stored(record) for record in parse_gift(Path("test.gift"), content)]
+    except MalformedFile as exc:
+        raise GiftError(str(exc)) from exc
 
 
-def _read_question(lines: list[str]) -> dict[str, Any]:
-    """readquestion(): one block as the question Moodle saves."""
-    comments = "".join(line + "\n" for line in lines if line.startswith("//"))
-    text = _trim("\n".join(" " if line.startswith("//") else line for line in lines))
-    text = _pre(text)
-    if re.match(r"\$CATEGORY:", text):
-        return {"qtype": "category", "category": _trim(text[10:])}
-    question: dict[str, Any] = {"name": None}
-    if text.startswith("::"):
-        text = text[2:]
-        end = text.find("::")
-        if end >= 0:
-            question["name"] = _trim(_post(text[:end]))
-            text = _trim(text[end + 2 :])
-    start, finish = text.find("{"), text.find("}")
-    if start < 0 and finish < 0:
+def _stored(record: GiftCategory | GiftQuestion) -> dict[str, Any]:
+    if isinstance(record, GiftCategory):
+        return {"qtype": "category", "category": record.path}
+    if record.qtype == "description":
         raise GiftError("a description: quizbank writes none")
-    if start < 0 or finish < 0 or finish < start:
-        raise GiftError(f"braces: {text!r}")
-    answertext = _trim(text[start + 1 : finish])
-    if not text.endswith("}"):
-        raise GiftError(f"missing-word format (text after the answers): {text!r}")
-    questiontext = text[:start] + text[finish + 1 :]
-    generalfeedback = ""
-    if (at := answertext.rfind("####")) >= 0:
-        generalfeedback, answertext = answertext[at + 4 :], _trim(answertext[:at])
-    question["questiontext"], textformat = _with_format(questiontext)
-    question["questiontextformat"] = textformat
-    question["generalfeedback"], question["generalfeedbackformat"] = _with_format(
-        generalfeedback, textformat
-    )
-    found = _ID.search(comments)
-    question["idnumber"] = found[1].strip().replace("\\]", "]") if found else ""
-    question["tags"] = [tag.strip().replace("\\]", "]") for tag in _TAG.findall(comments)]
-    question["defaultmark"] = 1.0  # defaultquestion(): GIFT has no syntax for it
-    _TYPES[_qtype(answertext)](question, answertext, textformat)
+    if record.missing_word:
+        raise GiftError(f"missing-word format (text after the answers): {record.text.text!r}")
+    question: dict[str, Any] = {
+        "qtype": record.qtype,
+        "name": record.name if record.named else None,
+        "questiontext": record.text.text,
+        "questiontextformat": record.text.format,
+        "generalfeedback": record.general_feedback.text,
+        "generalfeedbackformat": record.general_feedback.format,
+        "idnumber": record.idnumber,
+        "tags": record.tags,
+        "defaultmark": 1.0,  # defaultquestion(): GIFT has no syntax for it
+    }
+    question |= _KINDS[record.qtype](record)
     for answer in question.get("answers", ()):  # importprocess(): match_grade_options()
         listed = [f for f in _FRACTIONS if abs(answer["fraction"] - f) < 0.00001]
         if not listed:
@@ -186,102 +109,42 @@ def _read_question(lines: list[str]) -> dict[str, Any]:
     return question
 
 
-def _qtype(answertext: str) -> str:
-    if answertext == "":
-        return "essay"
-    if answertext[0] == "#":
-        return "numerical"
-    if "~" in answertext:
-        return "multichoice"
-    if "=" in answertext and "->" in answertext:
-        return "match"
-    check = answertext
-    if answertext.find("#") > 0:
-        check = _trim(answertext[: answertext.find("#")])
-    return "truefalse" if check in ("T", "TRUE", "F", "FALSE") else "shortanswer"
+def _choices(record: GiftQuestion) -> dict[str, Any]:
+    answers = [
+        {"text": a.text.text, "fraction": a.fraction, "feedback": a.feedback.text}
+        for a in record.answers
+    ]
+    if record.qtype == "multichoice":
+        return {"single": record.single, "answers": answers}
+    return {"answers": answers}
 
 
-def _essay(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "essay"
-
-
-def _multichoice(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "multichoice"
-    question["single"] = "=" in answertext
-    question["answers"] = []
-    for answer in _answers(answertext.replace("=", "~="), "~", 2):
-        if answer[:1] == "=":
-            fraction, answer = 1.0, answer[1:]
-        elif _WEIGHT.match(answer):
-            fraction, answer = _weight(answer)
-        elif answer:
-            fraction = 0.0
-        else:
-            raise GiftError("an empty answer: PHP reads $answer[0] of ''")
-        text, feedback = _comment(answer, textformat)
-        question["answers"].append({"text": text, "fraction": fraction, "feedback": feedback})
-
-
-def _match(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "match"
-    question["subquestions"] = []
-    for answer in _answers(answertext, "=", 2):
-        if "->" not in answer:
-            raise GiftError(f"a match without ->: {answer!r}")
-        marker = answer.find("->")
-        item = _with_format(answer[:marker], textformat)[0]
-        question["subquestions"].append((item, _trim(_post(answer[marker + 2 :]))))
-
-
-def _truefalse(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "truefalse"
-    bits = [*answertext.split("#", 2), "", ""]
-    answer, wrong, right = (_with_format(_trim(bit), textformat)[0] for bit in bits[:3])
-    question["correctanswer"] = answer in ("T", "TRUE")
-    true, false = (right, wrong) if question["correctanswer"] else (wrong, right)
-    question["feedbacktrue"], question["feedbackfalse"] = true, false
-
-
-def _shortanswer(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "shortanswer"
-    question["answers"] = []
-    for answer in _answers(answertext, "=", 1):
-        fraction = 1.0
-        if _WEIGHT.match(answer):
-            fraction, answer = _weight(answer)
-        text, feedback = _comment(answer, textformat)
-        question["answers"].append({"text": text, "fraction": fraction, "feedback": feedback})
-
-
-def _numerical(question: dict[str, Any], answertext: str, textformat: str) -> None:
-    question["qtype"] = "numerical"
-    answertext = answertext[1:]
-    if "~" in answertext:
+def _numbers(record: GiftQuestion) -> dict[str, Any]:
+    if record.other_feedback is not None:
         raise GiftError("quizbank writes no wrong-answer feedback")
-    question["answers"] = []
-    for answer in _answers(answertext, "=", 1):
-        fraction = 1.0
-        if _WEIGHT.match(answer):
-            fraction, answer = _weight(answer)
-        text = _comment(answer, textformat)[0]
-        if text.find("..") > 0:
-            raise GiftError("quizbank writes answer:tolerance")
-        if text.find(":") > 0:
-            value, tolerance = (_trim(part) for part in text.split(":", 1))
-        else:
-            value, tolerance = _trim(text), "0"
-        question["answers"].append(
-            {"text": float(value), "tolerance": float(tolerance), "fraction": fraction}
-        )
+    if any(".." in a.text.text for a in record.answers):
+        raise GiftError("quizbank writes answer:tolerance")
+    return {
+        "answers": [
+            {"text": a.number, "tolerance": a.tolerance, "fraction": a.fraction}
+            for a in record.answers
+        ]
+    }
 
 
-_TYPES = {
-    "essay": _essay,
-    "multichoice": _multichoice,
-    "match": _match,
-    "truefalse": _truefalse,
-    "shortanswer": _shortanswer,
-    "numerical": _numerical,
+_KINDS: dict[str, Callable[[GiftQuestion], dict[str, Any]]] = {
+    "essay": lambda record: {},
+    "multichoice": _choices,
+    "shortanswer": _choices,
+    "numerical": _numbers,
+    "truefalse": lambda record: {
+        "correctanswer": record.correct,
+        "feedbacktrue": record.feedback_true.text,
+        "feedbackfalse": record.feedback_false.text,
+    },
+    "match": lambda record: {
+        "subquestions": [(item.text, match) for item, match in record.subquestions]
+    },
 }
 
 # ------------------------------------------------------------------------------ what is meant
@@ -872,4 +735,4 @@ ESCAPE_CASES = ["\\", "\\n", "\\\\:", "a\\", "~=#{}:\n\n", "\\{\\}", "&", "&&", 
 def test_every_escape_reads_back_as_written(text: str) -> None:
     written = _escaped_plain(text)
     assert "\n" not in written and "{" not in written.replace("\\{", "")
-    assert _post(_pre(written)).replace(WJ, "") == text
+    assert escapedchar_post(escapedchar_pre(written)).replace(WJ, "") == text

@@ -1,0 +1,829 @@
+"""GIFT read into a `SourceBank`: Moodle's own grammar (question/format/gift/format.php), then
+each question mapped to the model.
+
+Two layers, one port:
+
+- The grammar, `parse_gift(path, text)`: qformat_default::readquestions() and
+  qformat_gift::readquestion() step by step, PHP's string functions as Python's, yielding each
+  `$CATEGORY:` as a `GiftCategory` and each question as a `GiftQuestion` holding what Moodle
+  stores of it (its type, texts with their formats, answers with their fractions, …). The file is
+  cut into blocks at each line that is blank once trimmed (a line `0` too, PHP's `empty`); a
+  block's `//` lines are its comments (`[id:…]` the idnumber, `[tag:…]` its tags); GIFT's escapes
+  (`\\:` `\\#` `\\=` `\\{` `\\}` `\\~` `\\n`, a backslash `\\\\`) stand for placeholders (`&&058;`)
+  while the syntax is read and are the characters again in every text (escapedchar_pre/post),
+  as in Moodle, so a literal `&&058;` in a file is a `:` there too. tests/test_gift.py reads the
+  GIFT renderer's files through this grammar.
+- The mapping, `read_gift(path, text)`: each category a `SourceCategory`, each question a
+  `SourceQuestion` whose `fields` are those source.py fixes for its type; what the model cannot
+  say a loss; a description `Skipped`.
+
+Where the reader is stricter than Moodle, the file is malformed (`MalformedFile` at the line
+and column of the problem, the import stops): Moodle's own errors (an answer block not closed,
+a `}` with no `{` before it, fewer than two choices or pairs, a pair without `->`, a numerical
+answer with no number or a tolerance that is not one), and what Moodle takes silently but
+turns into something the author did not write: a `{` inside an answer block or a brace after
+it (Moodle keeps the second block as text, or reads a `{`…`}` of TeX as the answers), an empty
+choice or accepted answer (`~~`, a trailing `=`), a numerical answer that is not a number
+(Moodle makes it `*`, any response), a weight that is not a number (`%--50%`), and a question
+written on the line after a `$CATEGORY:` line (Moodle makes it part of the category's name).
+
+Line numbers: a question's is the line of its first line that is not a `//` comment (where
+`::name::` or its text starts); a category's that of its `$CATEGORY:` line. Columns count
+characters from 1, on the line as the file has it (indentation included).
+
+Parsing is linear in the file's size: the file is read line by line, the escapes are
+`str.replace`, every search is `str.find`, and the few regular expressions cannot backtrack
+more than a bounded amount per character (the tags of a comment are found by a scan, not by
+Moodle's expression, which is quadratic on `[tag:[tag:…`).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from quizbank.grading import multiple_choice_grades
+from quizbank.importer.source import (
+    MalformedFile,
+    Skipped,
+    SourceBank,
+    SourceCategory,
+    SourceQuestion,
+    SourceText,
+    TextFormat,
+)
+
+# ------------------------------------------------------------------------ Moodle's GIFT grammar
+
+_PHP_TRIM = " \t\n\r\0\x0b"  # PHP's trim()
+_ESCAPED = ("\\:", "\\#", "\\=", "\\{", "\\}", "\\~", "\\n")
+_PLACEHOLDERS = ("&&058;", "&&035;", "&&061;", "&&123;", "&&125;", "&&126;", "&&010")
+_CHARACTERS = (":", "#", "=", "{", "}", "~", "\n")
+# What escapedchar_pre() replaces, in one left-to-right pass, and how long each becomes.
+_PRE = re.compile(r"\\\\|\\[:#={}~n]|&&092;")
+_PRE_LENGTH = {"\\\\": 1, "&&092;": 1, "\\n": 5} | dict.fromkeys(_ESCAPED[:-1], 6)
+_WEIGHT = re.compile(r"%-*[0-9]{1,2}\.?[0-9]*%")  # $giftanswerweightregex, anchored by match()
+_FORMATS: dict[str, TextFormat] = {
+    "moodle": "moodle",
+    "html": "html",
+    "plain": "plain",
+    "markdown": "markdown",
+}
+# extract_idnumber_and_tags_from_comment(): `[^][:cntrl:]]` is neither bracket nor control.
+_ID = re.compile(r"\[id:((?:\\]|[^\][\x00-\x1f\x7f])+)]")
+_TAG_STOP = re.compile(r"[\]<>`\x00-\x1f\x7f]")  # what ends a tag: `]` unless after `\`
+# PHP's is_numeric(): an optional sign, digits with an optional point, an optional exponent.
+_NUMBER = re.compile(
+    r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*"
+)
+_CATEGORY_SPLIT = re.compile(r"(?<!/)/(?!/)")  # qformat_default::split_category_path()
+_TAGS = re.compile(r"<[^<>]*>")
+_SPACES = re.compile(r"\s+")
+_NAME_LENGTH = 80  # create_default_question_name(): shorten_text($questiontext, 80)
+_NAME_MOST = 255  # clean_question_name(): a name fits Moodle's column
+
+
+@dataclass(frozen=True, slots=True)
+class GiftText:
+    """A text as Moodle stores it: the characters (escapes decoded) and its format."""
+
+    text: str
+    format: TextFormat
+
+
+_NO_TEXT = GiftText("", "moodle")
+
+
+@dataclass(slots=True)
+class GiftAnswer:
+    """One answer as Moodle stores it. `text` is the choice, the accepted answer, or a numerical
+    answer as written (`1..5`); `number` and `tolerance` are a numerical answer's."""
+
+    text: GiftText
+    fraction: float
+    feedback: GiftText
+    number: float = 0.0
+    tolerance: float = 0.0
+
+
+@dataclass(slots=True)
+class GiftQuestion:
+    """One question as Moodle stores it (the fields of its question object that GIFT sets).
+
+    `qtype` is Moodle's: description, essay, multichoice, match, truefalse, shortanswer,
+    numerical. `named` says whether the file gave `::name::` (else `name` is made from the text,
+    as Moodle makes it); `missing_word` whether text followed the answer block (`_____` stands
+    for the block in `text`). `other_feedback` is a numerical question's `~` feedback (Moodle's
+    answer `*` with fraction 0).
+    """
+
+    line: int
+    name: str
+    named: bool
+    idnumber: str
+    tags: list[str]
+    qtype: str
+    text: GiftText
+    general_feedback: GiftText
+    missing_word: bool = False
+    single: bool = True
+    answers: list[GiftAnswer] = field(default_factory=list)
+    correct: bool = True
+    feedback_true: GiftText = _NO_TEXT
+    feedback_false: GiftText = _NO_TEXT
+    subquestions: list[tuple[GiftText, str]] = field(default_factory=list)
+    other_feedback: GiftText | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiftCategory:
+    """A `$CATEGORY:` line: the path as Moodle reads it (escapes not decoded, as there)."""
+
+    line: int
+    path: str
+
+
+def php_trim(text: str) -> str:
+    return text.strip(_PHP_TRIM)
+
+
+def _php_empty(text: str) -> bool:
+    return text in ("", "0")
+
+
+def escapedchar_pre(text: str) -> str:
+    """The escapes as placeholders (`\\:` is `&&058;`), a `\\\\` a backslash."""
+    text = text.replace("\\\\", "&&092;")
+    for escaped, placeholder in zip(_ESCAPED, _PLACEHOLDERS, strict=True):
+        text = text.replace(escaped, placeholder)
+    return text.replace("&&092;", "\\")
+
+
+def escapedchar_post(text: str) -> str:
+    """The placeholders as the characters they stand for."""
+    if "&&" not in text:
+        return text
+    for placeholder, character in zip(_PLACEHOLDERS, _CHARACTERS, strict=True):
+        text = text.replace(placeholder, character)
+    return text
+
+
+def parse_text_with_format(text: str, default: TextFormat = "moodle") -> GiftText:
+    """A text after its optional `[format]` (a known name only), placeholders decoded, trimmed."""
+    text_format = default
+    if text.startswith("["):
+        end = text.find("]")
+        name = text[1:end] if end >= 0 else text[1:-1]  # PHP: substr($text, 1, false - 1)
+        if name in _FORMATS:
+            text_format, text = _FORMATS[name], text[end + 1 :] if end >= 0 else text[1:]
+    return GiftText(php_trim(escapedchar_post(text)), text_format)
+
+
+def is_numeric(text: str) -> bool:
+    """PHP's is_numeric() of a string."""
+    return _NUMBER.fullmatch(text) is not None
+
+
+class _Block:
+    """A block of lines (a question or a category) and where each of its characters is in the
+    file: `text` is the block as readquestion() reads it, escapes made placeholders."""
+
+    def __init__(self, numbers: list[int], indents: list[int], lines: list[str]) -> None:
+        self.numbers, self.indents, self.lines = numbers, indents, lines
+        self.comment = [line.startswith("//") for line in lines]
+        joined = "\n".join(" " if c else line for c, line in zip(self.comment, lines, strict=True))
+        self.raw = php_trim(joined)
+        self.lead = len(joined) - len(joined.lstrip(_PHP_TRIM))
+        self.text = escapedchar_pre(self.raw)
+
+    @property
+    def first_line(self) -> int:
+        """The line of the first line that is not a comment."""
+        return next((n for n, c in zip(self.numbers, self.comment, strict=True) if not c), 0)
+
+    def comments(self) -> str:
+        return "".join(line + "\n" for line, c in zip(self.lines, self.comment, strict=True) if c)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The file's line and column of the character at `offset` in `text`."""
+        raw = self._raw_offset(offset) + self.lead
+        start = 0
+        for number, indent, line, comment in zip(
+            self.numbers, self.indents, self.lines, self.comment, strict=True
+        ):
+            length = 1 if comment else len(line)
+            if raw <= start + length:
+                return number, indent + raw - start + 1
+            start += length + 1
+        return self.numbers[-1], self.indents[-1] + len(self.lines[-1]) + 1
+
+    def _raw_offset(self, offset: int) -> int:
+        """Where the character at `offset` of `text` was before the escapes were replaced."""
+        shift = 0
+        for found in _PRE.finditer(self.raw):
+            start = found.start() - shift
+            if offset < start:
+                break
+            length = _PRE_LENGTH[found[0]]
+            if offset < start + length:
+                return found.start()
+            shift += len(found[0]) - length
+        return offset + shift
+
+
+class _Reader:
+    """One block read as readquestion() reads it; `base` is where the text being read starts in
+    the block's text, for the positions of errors."""
+
+    def __init__(self, path: Path, block: _Block) -> None:
+        self.path, self.block, self.base, self.brace = path, block, 0, 0
+
+    def error(self, offset: int, message: str) -> MalformedFile:
+        """The file is malformed at `offset` of the text being read."""
+        return self.error_at(self.base + offset, message)
+
+    def error_at(self, offset: int, message: str) -> MalformedFile:
+        """The file is malformed at `offset` of the block's text."""
+        line, column = self.block.position(offset)
+        return MalformedFile(self.path, line, column, message)
+
+
+def parse_gift(path: Path, text: str) -> Iterator[GiftCategory | GiftQuestion]:
+    """Every category and question of a GIFT file, as Moodle's import reads them."""
+    for block in _blocks(text):
+        record = _read_block(path, block)
+        if record is not None:
+            yield record
+
+
+def _blocks(text: str) -> Iterator[_Block]:
+    """readdata() and readquestions(): the lines apart by a line blank once trimmed."""
+    text = text.removeprefix("\ufeff")
+    separator = "\r" if "\n" not in text and "\r" in text else "\n"  # an old Mac's file
+    numbers: list[int] = []
+    indents: list[int] = []
+    lines: list[str] = []
+    for number, line in enumerate(text.split(separator), 1):
+        trimmed = php_trim(line)
+        if _php_empty(trimmed):
+            if lines:
+                yield _Block(numbers, indents, lines)
+                numbers, indents, lines = [], [], []
+            continue
+        numbers.append(number)
+        indents.append(len(line) - len(line.lstrip(_PHP_TRIM)))
+        lines.append(trimmed)
+    if lines:
+        yield _Block(numbers, indents, lines)
+
+
+def _read_block(path: Path, block: _Block) -> GiftCategory | GiftQuestion | None:
+    """readquestion(): a category, a question, or nothing (a block of comments)."""
+    text = block.text
+    if text == "":
+        return None
+    reader = _Reader(path, block)
+    if text.startswith("$CATEGORY:"):
+        return _category_line(reader, text)
+    name, start = _question_name(text)
+    text = text[start:]
+    reader.base = start + len(text) - len(text.lstrip(_PHP_TRIM))
+    text = php_trim(text)
+    answer_start, answer_end = _answer_block(reader, text)
+    if answer_start < 0:
+        question = _question(block, name, text, "")
+        question.qtype = "description"
+        return question
+    answertext = text[answer_start + 1 : answer_end]
+    lead = len(answertext) - len(answertext.lstrip(_PHP_TRIM))
+    answertext = php_trim(answertext)
+    missing_word = answer_end < len(text) - 1
+    questiontext = text[:answer_start] + ("_____" if missing_word else "") + text[answer_end + 1 :]
+    general_feedback = ""
+    if (at := answertext.rfind("####")) >= 0:
+        general_feedback, answertext = answertext[at + 4 :], php_trim(answertext[:at])
+    question = _question(block, name, questiontext, general_feedback)
+    question.missing_word = missing_word
+    reader.brace = reader.base + answer_start
+    reader.base += answer_start + 1 + lead
+    question.qtype = _qtype(answertext)
+    _TYPES[question.qtype](reader, question, answertext)
+    return question
+
+
+def _category_line(reader: _Reader, text: str) -> GiftCategory:
+    if "\n" in text:
+        after = text.index("\n")
+        after += len(text[after:]) - len(text[after:].lstrip(_PHP_TRIM))
+        raise reader.error(
+            after,
+            "a question right after a $CATEGORY line: put a blank line between them (Moodle "
+            "would read this line as part of the category's name)",
+        )
+    return GiftCategory(reader.block.first_line, php_trim(text[10:]))
+
+
+def _question_name(text: str) -> tuple[str | None, int]:
+    """The `::name::` and where the text after it starts; no name when there is none (a `::`
+    that is not closed is dropped, as Moodle drops it)."""
+    if not text.startswith("::"):
+        return None, 0
+    end = text.find("::", 2)
+    if end < 0:
+        return None, 2
+    return _shortened(php_trim(escapedchar_post(text[2:end])), _NAME_MOST), end + 2
+
+
+def _answer_block(reader: _Reader, text: str) -> tuple[int, int]:
+    """Where the `{` and `}` of the answer block are; (-1, -1) when there is none."""
+    start, end = text.find("{"), text.find("}")
+    if start < 0 and end < 0:
+        return -1, -1
+    if end < 0:
+        raise reader.error(
+            start, "this answer block is not closed: end it with } (a { in a text is written \\{)"
+        )
+    if start < 0 or end < start:
+        raise reader.error(end, "a } with no { before it: a } in a text is written \\}")
+    nested = text.find("{", start + 1, end)
+    if nested >= 0:
+        raise reader.error(
+            nested,
+            "a { inside an answer block: close the block with } first (a { in a text is "
+            "written \\{)",
+        )
+    after = min(
+        (at for at in (text.find("{", end), text.find("}", end + 1)) if at >= 0), default=-1
+    )
+    if after >= 0:
+        raise reader.error(
+            after,
+            "a brace after the answer block: a question has one answer block (a { or } in a text "
+            "is written \\{ or \\})",
+        )
+    return start, end
+
+
+def _question(block: _Block, name: str | None, questiontext: str, feedback: str) -> GiftQuestion:
+    """What every question has: its name, texts, idnumber and tags."""
+    text = parse_text_with_format(questiontext)
+    idnumber, tags = extract_idnumber_and_tags_from_comment(block.comments())
+    return GiftQuestion(
+        line=block.first_line,
+        name=name or default_name(text),
+        named=name is not None,
+        idnumber=idnumber,
+        tags=tags,
+        qtype="",
+        text=text,
+        general_feedback=parse_text_with_format(feedback, text.format),
+    )
+
+
+def default_name(text: GiftText) -> str:
+    """create_default_question_name(): the start of the text, without tags, at most 80
+    characters (cut at a space, `...` after), or `(no name)`."""
+    start = text.text[: _NAME_LENGTH * 50]
+    if text.format != "plain":
+        start = html.unescape(_TAGS.sub(" ", start))
+    return _shortened(_SPACES.sub(" ", start).strip(), _NAME_LENGTH) or "(no name)"
+
+
+def _shortened(text: str, most: int) -> str:
+    """shorten_text(): at most `most` characters, cut at a space, `...` after."""
+    if len(text) <= most:
+        return text
+    cut = text.rfind(" ", 0, most)
+    return text[: cut if cut > 0 else most].rstrip() + "..."
+
+
+def extract_idnumber_and_tags_from_comment(comment: str) -> tuple[str, list[str]]:
+    """The first `[id:…]` and every `[tag:…]` of the comments, `\\]` a `]`."""
+    found = _ID.search(comment)
+    idnumber = php_trim(found[1]).replace("\\]", "]") if found else ""
+    return idnumber, [php_trim(tag).replace("\\]", "]") for tag in _tags(comment)]
+
+
+def _tags(comment: str) -> Iterator[str]:
+    """What Moodle's `~\\[tag:((?:\\\\]|[^]<>`[:cntrl:]]|)+)]~` finds, in linear time.
+
+    From `[tag:` a tag runs to the first character it cannot hold (`<`, `>`, a backquote, a
+    control character, or a `]` not after a `\\`); an unescaped `]` there closes it, otherwise it
+    ends at the last (escaped) `]` of the run, as the expression backtracks, or is no tag. A run
+    is found once for all the `[tag:` inside it."""
+    run_start = run_end = last_bracket = -1
+    at = comment.find("[tag:")
+    while at >= 0:
+        start = at + 5
+        if not run_start <= start <= run_end:
+            run_start, run_end = start, _run_end(comment, start)
+            last_bracket = comment.rfind("]", start, run_end)
+        if run_end < len(comment) and comment[run_end] == "]":
+            close = run_end
+        elif last_bracket >= start:
+            close = last_bracket
+        else:
+            at = comment.find("[tag:", at + 1)
+            continue
+        yield comment[start:close]
+        at = comment.find("[tag:", close + 1)
+
+
+def _run_end(comment: str, start: int) -> int:
+    """The first character from `start` a tag cannot hold (the end of the text if none)."""
+    while (stop := _TAG_STOP.search(comment, start)) is not None:
+        if stop[0] == "]" and stop.start() > 0 and comment[stop.start() - 1] == "\\":
+            start = stop.end()  # `\]`: part of the tag
+            continue
+        return stop.start()
+    return len(comment)
+
+
+def _qtype(answertext: str) -> str:
+    """The type the answer block says, in Moodle's order."""
+    if answertext == "":
+        return "essay"
+    if answertext[0] == "#":
+        return "numerical"
+    if "~" in answertext:
+        return "multichoice"
+    if "=" in answertext and "->" in answertext:
+        return "match"
+    check = answertext
+    if answertext.find("#") > 0:
+        check = php_trim(answertext[: answertext.find("#")])
+    return "truefalse" if check in ("T", "TRUE", "F", "FALSE") else "shortanswer"
+
+
+def _pieces(answertext: str, separators: str, keep: str = "") -> list[tuple[int, str]]:
+    """explode() of the answer block at each separator, with each piece's offset; a separator
+    in `keep` starts the next piece (multichoice's `=`, which Moodle makes `~=`). The first piece
+    is dropped when empty once trimmed (PHP's `empty`), each piece is trimmed."""
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for found in re.finditer(f"[{re.escape(separators)}]", answertext):
+        pieces.append((start, answertext[start : found.start()]))
+        start = found.start() if found[0] in keep else found.end()
+    pieces.append((start, answertext[start:]))
+    if _php_empty(php_trim(pieces[0][1])):
+        pieces.pop(0)
+    return [
+        (offset + len(piece) - len(piece.lstrip(_PHP_TRIM)), php_trim(piece))
+        for offset, piece in pieces
+    ]
+
+
+def _split_answers(
+    reader: _Reader, answertext: str, separators: str, least: str, keep: str = ""
+) -> list[tuple[int, str]]:
+    """The answers of a block, at least one or two of them (check_answer_count()), none
+    empty; `least` says how many in words."""
+    pieces = _pieces(answertext, separators, keep)
+    if len(pieces) < (1 if least.startswith("an ") else 2):
+        raise reader.error_at(reader.brace, f"this answer block needs at least {least}")
+    for offset, piece in pieces:
+        if piece == "" or (piece == "=" and "=" in keep):
+            raise reader.error(
+                offset,
+                "an empty answer: delete the extra ~ or = (a ~ or = in a text is written \\~ "
+                "or \\=)",
+            )
+    return pieces
+
+
+def _weight(reader: _Reader, offset: int, answer: str) -> tuple[float, str]:
+    """answerweightparser(): a leading `%50%` as 0.5, and the answer after it."""
+    answer = answer[1:]
+    end = answer.find("%")
+    if not is_numeric(answer[:end]):
+        raise reader.error(offset, f"the weight %{answer[:end]}% is not a number, such as %50%")
+    return float(answer[:end]) / 100, answer[end + 1 :]
+
+
+def _weighted(reader: _Reader, offset: int, answer: str, default: float) -> tuple[float, str]:
+    if _WEIGHT.match(answer):
+        return _weight(reader, offset, answer)
+    return default, answer
+
+
+def commentparser(answer: str, default: TextFormat) -> tuple[GiftText, GiftText]:
+    """An answer's text and its `#feedback`."""
+    bits = answer.split("#", 1)
+    text = parse_text_with_format(php_trim(bits[0]), default)
+    if len(bits) == 1:
+        return text, GiftText("", default)
+    return text, parse_text_with_format(php_trim(bits[1]), default)
+
+
+# ------------------------------------------------------------------------------- each type
+
+
+def _essay(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    """`{}`: Moodle's essay, with an editor and no grader information."""
+
+
+def _multichoice(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    question.single = "=" in answertext
+    for offset, answer in _split_answers(reader, answertext, "~=", "two choices", keep="="):
+        if answer[0] == "=":
+            fraction, answer = 1.0, answer[1:]
+        else:
+            fraction, answer = _weighted(reader, offset, answer, 0.0)
+        text, feedback = commentparser(answer, question.text.format)
+        question.answers.append(GiftAnswer(text, fraction, feedback))
+
+
+def _match(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    for offset, answer in _split_answers(reader, answertext, "=", "two pairs"):
+        marker = answer.find("->")
+        if marker < 0:
+            raise reader.error(
+                offset, "a matching answer is =item -> match: this one has no -> (or write \\=)"
+            )
+        item = parse_text_with_format(answer[:marker], question.text.format)
+        question.subquestions.append((item, php_trim(escapedchar_post(answer[marker + 2 :]))))
+
+
+def _truefalse(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    """`{T#feedback when wrong#feedback when right}`."""
+    bits = [*answertext.split("#", 2), "", ""]
+    answer, wrong, right = (
+        parse_text_with_format(php_trim(bit), question.text.format) for bit in bits[:3]
+    )
+    question.correct = answer.text in ("T", "TRUE")
+    if question.correct:
+        question.feedback_true, question.feedback_false = right, wrong
+    else:
+        question.feedback_true, question.feedback_false = wrong, right
+
+
+def _shortanswer(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    for offset, answer in _split_answers(reader, answertext, "=", "an answer"):
+        fraction, answer = _weighted(reader, offset, answer, 1.0)
+        text, feedback = commentparser(answer, question.text.format)
+        if text.text == "":
+            raise reader.error(offset, "an empty answer: write the answer after its weight")
+        question.answers.append(GiftAnswer(text, fraction, feedback))
+
+
+def _numerical(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
+    """`{#answer:tolerance}`, `{#min..max}`, several `=` answers, a `~` feedback for others."""
+    answertext = answertext[1:]
+    reader.base += 1
+    other = answertext.find("~")
+    wrong = answertext[other:] if other >= 0 else ""
+    if other >= 0:
+        answertext = answertext[:other]
+    pieces = _pieces(answertext, "=")
+    if not pieces:
+        raise reader.error_at(reader.brace, "a numerical answer block has no number after its #")
+    for offset, answer in pieces:
+        fraction, answer = _weighted(reader, offset, answer, 1.0)
+        text, feedback = commentparser(answer, question.text.format)
+        number, tolerance = _number_and_tolerance(reader, offset, text.text)
+        question.answers.append(GiftAnswer(text, fraction, feedback, number, tolerance))
+    if not _php_empty(wrong):
+        question.other_feedback = commentparser(wrong, question.text.format)[1]
+
+
+def _number_and_tolerance(reader: _Reader, offset: int, answer: str) -> tuple[float, float]:
+    """`min..max` as its midpoint and half-width, `answer:tolerance`, or a number alone."""
+    if answer.find("..") > 0:
+        low_text, high_text = answer.split("..", 1)
+        low, high = _a_number(reader, offset, low_text), _a_number(reader, offset, high_text)
+        middle = (high + low) / 2
+        return middle, high - middle
+    if answer.find(":") > 0:
+        value, tolerance = answer.split(":", 1)
+        return _a_number(reader, offset, value), _a_number(reader, offset, tolerance)
+    return _a_number(reader, offset, answer), 0.0
+
+
+def _a_number(reader: _Reader, offset: int, text: str) -> float:
+    text = php_trim(text)
+    if text == "":
+        raise reader.error(offset, "a number is missing here (a numerical answer is 3.14:0.01)")
+    if not is_numeric(text):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise reader.error(offset, f"{shown!r} is not a number (a numerical answer is 3.14:0.01)")
+    number = float(text)
+    if not math.isfinite(number):
+        raise reader.error(offset, f"{text[:40]!r} is too large a number")
+    return number
+
+
+_TYPES: dict[str, Callable[[_Reader, GiftQuestion, str], None]] = {
+    "essay": _essay,
+    "multichoice": _multichoice,
+    "match": _match,
+    "truefalse": _truefalse,
+    "shortanswer": _shortanswer,
+    "numerical": _numerical,
+}
+
+# ------------------------------------------------------------------------ mapped to the model
+
+_DESCRIPTION = "a description is not a question: quizbank has no type for it"
+_CONTEXT = re.compile(r"\$[a-z]+\$")
+_MAX_LETTERS = 26
+
+
+def read_gift(path: Path, text: str) -> SourceBank:
+    """Every category and question of a GIFT file; a description is `Skipped`."""
+    bank = SourceBank(path)
+    by_path: dict[tuple[str, ...], SourceCategory] = {}
+    current: SourceCategory | None = None
+    for record in parse_gift(path, text):
+        if isinstance(record, GiftCategory):
+            current = _category(bank, by_path, record.line, category_path(record.path) or [])
+        elif record.qtype == "description":
+            bank.skipped.append(Skipped(record.line, record.name, _DESCRIPTION))
+        else:
+            if current is None:
+                current = _category(bank, by_path, record.line, [])
+            current.questions.append(source_question(record))
+    return bank
+
+
+def _category(
+    bank: SourceBank, by_path: dict[tuple[str, ...], SourceCategory], line: int, parts: list[str]
+) -> SourceCategory:
+    """The category of a path (the file's stem for none), one per path as in Moodle."""
+    parts = parts or [bank.path.stem]
+    category = by_path.get(tuple(parts))
+    if category is None:
+        category = by_path[tuple(parts)] = SourceCategory(line, parts)
+        bank.categories.append(category)
+    return category
+
+
+def category_path(path: str) -> list[str]:
+    """A `$CATEGORY:`'s names below the top: `$course$/top/A/B` is ["A", "B"]; `//` is a `/`
+    inside a name (Moodle's split_category_path)."""
+    names = [php_trim(name.replace("//", "/")) for name in _CATEGORY_SPLIT.split(php_trim(path))]
+    if names and _CONTEXT.fullmatch(names[0]):
+        names.pop(0)
+    if names[:1] == ["top"]:
+        names.pop(0)
+    return [name for name in names if name]
+
+
+def source_question(record: GiftQuestion) -> SourceQuestion:
+    """A question in the fields source.py fixes for its type."""
+    question = SourceQuestion(
+        line=record.line,
+        name=record.name,
+        idnumber=record.idnumber or None,
+        fields={"type": "", "prompt": SourceText(record.text.text, record.text.format)},
+    )
+    question.fields["explanation"] = _text(record.general_feedback)
+    question.fields["points"] = 1.0  # GIFT has no marks: Moodle's default
+    question.fields["_tags"] = [tag for tag in record.tags if tag]
+    _FIELDS[record.qtype](record, question)
+    return question
+
+
+def _text(text: GiftText) -> SourceText | None:
+    return SourceText(text.text, text.format) if text.text.strip() else None
+
+
+def _letter(n: int) -> str:
+    """a, b, …, z, aa, ab, …"""
+    return _letter(n // 26 - 1) + chr(97 + n % 26) if n >= 26 else chr(97 + n)
+
+
+def _percent(fraction: float) -> str:
+    shown = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
+    return "0%" if shown in ("0", "-0") else shown + "%"
+
+
+def _first(items: list[Any], what: str, question: SourceQuestion) -> list[Any]:
+    """The first 26 of a question's choices or pairs (the model's most), the rest a loss."""
+    if len(items) > _MAX_LETTERS:
+        question.losses.append(f"its {len(items) - _MAX_LETTERS} {what} after the 26th")
+    return items[:_MAX_LETTERS]
+
+
+def _choice_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    answers = _first(record.answers, "options", question)
+    fractions = [answer.fraction for answer in answers]
+    ids = [_letter(n) for n in range(len(answers))]
+    fields = question.fields
+    fields["options"] = [
+        {"id": key, "text": SourceText(a.text.text, a.text.format), "feedback": _text(a.feedback)}
+        for key, a in zip(ids, answers, strict=True)
+    ]
+    fields["shuffle"] = True  # GIFT cannot say: Moodle's default shuffles
+    shown = ", ".join(_percent(f) for f in fractions)
+    if record.single:
+        fields["type"] = "single_choice"
+        fields["answer"] = ids[max(range(len(ids)), key=fractions.__getitem__)]
+        if sorted(fractions, reverse=True)[:2] != [1.0, 0.0] or min(fractions) < 0:
+            question.losses.append(f"its grades ({shown}): one option is right, the rest score 0")
+        return
+    fields["type"] = "multiple_choice"
+    fields["answer"] = [key for key, f in zip(ids, fractions, strict=True) if f > 0]
+    try:
+        grades = multiple_choice_grades(ids, fields["answer"]) if fields["answer"] else {}
+    except ValueError:  # more right options than Moodle can grade: the model says so
+        return
+    if grades and any(abs(f - grades[key]) > 0.0001 for key, f in zip(ids, fractions, strict=True)):
+        now = ", ".join(_percent(grades[key]) for key in ids)
+        question.losses.append(f"its grades ({shown}) become quizbank's ({now})")
+
+
+def _true_false_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    question.fields |= {
+        "type": "true_false",
+        "answer": record.correct,
+        "feedback_true": _text(record.feedback_true),
+        "feedback_false": _text(record.feedback_false),
+    }
+
+
+def _short_answer_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    answers = [(a.text.text, a.fraction) for a in record.answers]
+    right = [text for text, fraction in answers if fraction >= 1]
+    if not right:
+        best = max(fraction for _, fraction in answers)
+        right = [text for text, fraction in answers if fraction == best]
+        question.losses.append(f"no answer is fully right; the best ({_percent(best)}) are kept")
+    partly = [f"{text!r} ({_percent(f)})" for text, f in answers if 0 < f < 1 and text not in right]
+    if partly:
+        question.losses.append(f"its partly right answers score nothing: {', '.join(partly)}")
+    wrong = [f"{text!r} ({_percent(f)})" for text, f in answers if f <= 0 and text not in right]
+    if wrong:
+        question.losses.append(f"its wrong answers are left out: {', '.join(wrong)}")
+    if any(a.feedback.text for a in record.answers):
+        question.losses.append("the feedback of its answers (quizbank has none for typed answers)")
+    question.fields |= {"type": "short_answer", "answer": right, "case_sensitive": False}
+
+
+def _numerical_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    answers = record.answers
+    kept = next((a for a in answers if a.fraction >= 1), None)
+    if kept is None:
+        kept = max(answers, key=lambda a: a.fraction)
+    question.fields |= {
+        "type": "numerical",
+        "answer": kept.number,
+        "tolerance": abs(kept.tolerance),
+    }
+    shown = f"{kept.number:g} ± {abs(kept.tolerance):g}"
+    if any(a.fraction < 1 for a in answers) and len(answers) > 1:
+        each = ", ".join(f"{a.text.text} ({_percent(a.fraction)})" for a in answers)
+        question.losses.append(
+            f"several numerical answers with partial credit ({each}): quizbank keeps {shown}"
+        )
+    elif kept.fraction < 1:
+        question.losses.append(f"its answer is worth {_percent(kept.fraction)}: quizbank's 100%")
+    elif len(answers) > 1:
+        more = len(answers) - 1
+        question.losses.append(
+            f"its {more} further answer{'s' if more > 1 else ''} (quizbank keeps one answer and "
+            f"its tolerance, {shown})"
+        )
+    if any(a.feedback.text for a in answers) or record.other_feedback is not None:
+        question.losses.append("the feedback of its answers (quizbank has none for numbers)")
+
+
+def _matching_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    pairs = [(item, match) for item, match in record.subquestions if item.text]
+    distractors = [match for item, match in record.subquestions if not item.text]
+    pairs = _first(pairs, "pairs", question)
+    distractors = _first(distractors, "distractors", question)
+    question.fields |= {
+        "type": "matching",
+        "pairs": [
+            {
+                "id": _letter(n),
+                "item": SourceText(item.text, item.format),
+                "match": SourceText(match, plain=True, inline=True),
+            }
+            for n, (item, match) in enumerate(pairs)
+        ],
+        "distractors": [
+            {"id": _letter(len(pairs) + n), "text": SourceText(match, plain=True, inline=True)}
+            for n, match in enumerate(distractors)
+        ],
+        "shuffle": True,
+    }
+
+
+def _essay_fields(record: GiftQuestion, question: SourceQuestion) -> None:
+    question.fields |= {"type": "essay", "grader_info": None, "min_words": None, "max_words": None}
+
+
+_FIELDS: dict[str, Callable[[GiftQuestion, SourceQuestion], None]] = {
+    "multichoice": _choice_fields,
+    "truefalse": _true_false_fields,
+    "shortanswer": _short_answer_fields,
+    "numerical": _numerical_fields,
+    "match": _matching_fields,
+    "essay": _essay_fields,
+}
