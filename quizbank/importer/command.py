@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from quizbank.diagnostics import Diagnostic, display_path, printable
@@ -14,7 +15,8 @@ from quizbank.importer.files import Planned, existing_image, plan, write
 from quizbank.importer.moodle_xml import read_moodle_xml
 from quizbank.importer.source import MalformedFile, SourceBank
 from quizbank.model import LANGUAGE_CODE
-from quizbank.project import check_quiz, discover
+from quizbank.parallel import parallel_map
+from quizbank.project import QuizFiles, check_quiz, discover
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a bank of thousands of questions with images
 GIFT_SUFFIXES = (".gift", ".txt")
@@ -86,10 +88,12 @@ def _validated(content: Path, written: Sequence[Planned]) -> list[Diagnostic]:
     if not quiz_files:
         return []
     bank = discover(quiz_files)
-    diagnostics: list[Diagnostic] = []
-    for group in bank.groups:
-        diagnostics += check_quiz(group, bank.languages, strict=False).diagnostics
-    return diagnostics
+    check = partial(_problems, languages=bank.languages)
+    return [diagnostic for found in parallel_map(check, bank.groups) for diagnostic in found]
+
+
+def _problems(group: QuizFiles, languages: list[str]) -> list[Diagnostic]:
+    return check_quiz(group, languages, strict=False).diagnostics
 
 
 def _shown(path: Path) -> str:

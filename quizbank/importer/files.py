@@ -16,8 +16,9 @@ from pathlib import Path
 
 from quizbank.diagnostics import display_path, printable
 from quizbank.errors import QuizbankError
-from quizbank.importer.convert import Imported
+from quizbank.importer.convert import Imported, QuizFile
 from quizbank.importer.yaml_writer import quiz_yaml
+from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES
 
 SCHEMA_LINE_PATH = "../../schema/quiz.schema.json"
@@ -44,8 +45,11 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
     planned: dict[Path, Planned] = {}
     problems: list[str] = []
     sources: dict[Path, str] = {}
+    quizzes = [quiz for imported in imports for quiz in imported.quizzes]
+    texts = iter(parallel_map(_yaml_bytes, quizzes))  # the emitter is most of an import's time
     for imported in imports:
         for quiz in imported.quizzes:
+            data = next(texts)
             path = content / quiz.lang / f"{quiz.quiz_id}.yaml"
             if path in planned:
                 problems.append(
@@ -56,7 +60,6 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
                 continue
             sources[path] = str(imported.source)
             replaces = _existing_quiz(path, force, problems)
-            data = quiz_yaml(quiz.data, SCHEMA_LINE_PATH).encode()
             planned[path] = Planned(path, data, replaces)
         for name, data in imported.images.items():
             path = content / "images" / name
@@ -70,6 +73,10 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
     if problems:
         raise QuizbankError("nothing was written:\n  " + "\n  ".join(problems))
     return list(planned.values())
+
+
+def _yaml_bytes(quiz: QuizFile) -> bytes:
+    return quiz_yaml(quiz.data, SCHEMA_LINE_PATH).encode()
 
 
 def _existing_quiz(path: Path, force: bool, problems: list[str]) -> bytes | None:
