@@ -86,6 +86,7 @@ _TAGS = re.compile(r"<[^<>]*>")
 _SPACES = re.compile(r"\s+")
 _NAME_LENGTH = 80  # create_default_question_name(): shorten_text($questiontext, 80)
 _NAME_MOST = 255  # clean_question_name(): a name fits Moodle's column
+_MOST_ANSWERS = 1000  # in one answer block: more is a missing } (the model holds 50 at most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,38 +190,77 @@ def is_numeric(text: str) -> bool:
     return _NUMBER.fullmatch(text) is not None
 
 
+class _Joined:
+    """Lines joined as they come, each followed by `end` (`\\n`) but the last unless
+    `end_last`, held in chunks: a block of millions of lines is held as its text, not as a
+    list of strings."""
+
+    _CHUNK = 4096
+
+    def __init__(self, *, end_last: bool) -> None:
+        self.end_last = end_last
+        self.chunks: list[str] = []
+        self.pending: list[str] = []
+
+    def add(self, line: str) -> None:
+        self.pending.append(line)
+        if len(self.pending) >= self._CHUNK:
+            self.chunks.append("\n".join(self.pending))
+            self.pending = []
+
+    def text(self) -> str:
+        if self.pending:
+            self.chunks.append("\n".join(self.pending))
+            self.pending = []
+        joined = "\n".join(self.chunks)
+        return joined + "\n" if self.end_last and joined else joined
+
+
 class _Block:
     """A block of lines (a question or a category) and where each of its characters is in the
-    file: `text` is the block as readquestion() reads it, escapes made placeholders."""
+    file: `text` is the block as readquestion() reads it (its lines trimmed, a comment line a
+    space, escapes made placeholders); `source`, `start` and `number` the file's text, where the
+    block starts in it and on which line, for the positions of errors."""
 
-    def __init__(self, numbers: list[int], indents: list[int], lines: list[str]) -> None:
-        self.numbers, self.indents, self.lines = numbers, indents, lines
-        self.comment = [line.startswith("//") for line in lines]
-        joined = "\n".join(" " if c else line for c, line in zip(self.comment, lines, strict=True))
+    def __init__(self, source: str, separator: str, start: int, number: int) -> None:
+        self.source, self.separator, self.start, self.number = source, separator, start, number
+        self.first_line = 0  # the line of the first line that is not a comment
+        self.lines = _Joined(end_last=False)
+        self.comment_lines = _Joined(end_last=True)
+        self.raw = self.text = ""
+        self.lead = 0
+
+    def add(self, number: int, line: str) -> None:
+        """A line of the block, trimmed."""
+        if line.startswith("//"):
+            self.comment_lines.add(line)
+            line = " "
+        elif not self.first_line:
+            self.first_line = number
+        self.lines.add(line)
+
+    def close(self) -> _Block:
+        joined = self.lines.text()
         self.raw = php_trim(joined)
         self.lead = len(joined) - len(joined.lstrip(_PHP_TRIM))
         self.text = escapedchar_pre(self.raw)
-
-    @property
-    def first_line(self) -> int:
-        """The line of the first line that is not a comment."""
-        return next((n for n, c in zip(self.numbers, self.comment, strict=True) if not c), 0)
+        return self
 
     def comments(self) -> str:
-        return "".join(line + "\n" for line, c in zip(self.lines, self.comment, strict=True) if c)
+        return self.comment_lines.text()
 
     def position(self, offset: int) -> tuple[int, int]:
         """The file's line and column of the character at `offset` in `text`."""
         raw = self._raw_offset(offset) + self.lead
-        start = 0
-        for number, indent, line, comment in zip(
-            self.numbers, self.indents, self.lines, self.comment, strict=True
-        ):
-            length = 1 if comment else len(line)
-            if raw <= start + length:
-                return number, indent + raw - start + 1
-            start += length + 1
-        return self.numbers[-1], self.indents[-1] + len(self.lines[-1]) + 1
+        at = 0
+        lines = _lines(self.source, self.separator, self.start)
+        for number, (_, line) in enumerate(lines, self.number):
+            trimmed = php_trim(line)
+            length = 1 if trimmed.startswith("//") else len(trimmed)
+            if raw <= at + length or _php_empty(trimmed):
+                return number, len(line) - len(line.lstrip(_PHP_TRIM)) + raw - at + 1
+            at += length + 1
+        return self.number, 1  # not reached: the offset is in the block
 
     def _raw_offset(self, offset: int) -> int:
         """Where the character at `offset` of `text` was before the escapes were replaced."""
@@ -265,21 +305,30 @@ def _blocks(text: str) -> Iterator[_Block]:
     """readdata() and readquestions(): the lines apart by a line blank once trimmed."""
     text = text.removeprefix("\ufeff")
     separator = "\r" if "\n" not in text and "\r" in text else "\n"  # an old Mac's file
-    numbers: list[int] = []
-    indents: list[int] = []
-    lines: list[str] = []
-    for number, line in enumerate(text.split(separator), 1):
+    block: _Block | None = None
+    for number, (start, line) in enumerate(_lines(text, separator), 1):
         trimmed = php_trim(line)
         if _php_empty(trimmed):
-            if lines:
-                yield _Block(numbers, indents, lines)
-                numbers, indents, lines = [], [], []
+            if block is not None:
+                yield block.close()
+                block = None
             continue
-        numbers.append(number)
-        indents.append(len(line) - len(line.lstrip(_PHP_TRIM)))
-        lines.append(trimmed)
-    if lines:
-        yield _Block(numbers, indents, lines)
+        if block is None:
+            block = _Block(text, separator, start, number)
+        block.add(number, trimmed)
+    if block is not None:
+        yield block.close()
+
+
+def _lines(text: str, separator: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Each line from `start` and where it starts, one at a time (str.split would hold them
+    all)."""
+    while start <= len(text):
+        end = text.find(separator, start)
+        if end < 0:
+            end = len(text)
+        yield start, text[start:end]
+        start = end + 1
 
 
 def _read_block(path: Path, block: _Block) -> GiftCategory | GiftQuestion | None:
@@ -460,40 +509,47 @@ def _qtype(answertext: str) -> str:
     return "truefalse" if check in ("T", "TRUE", "F", "FALSE") else "shortanswer"
 
 
-def _pieces(answertext: str, separators: str, keep: str = "") -> list[tuple[int, str]]:
-    """explode() of the answer block at each separator, with each piece's offset; a separator
-    in `keep` starts the next piece (multichoice's `=`, which Moodle makes `~=`). The first piece
-    is dropped when empty once trimmed (PHP's `empty`), each piece is trimmed."""
-    pieces: list[tuple[int, str]] = []
-    start = 0
-    for found in re.finditer(f"[{re.escape(separators)}]", answertext):
-        pieces.append((start, answertext[start : found.start()]))
-        start = found.start() if found[0] in keep else found.end()
-    pieces.append((start, answertext[start:]))
-    if _php_empty(php_trim(pieces[0][1])):
-        pieces.pop(0)
-    return [
-        (offset + len(piece) - len(piece.lstrip(_PHP_TRIM)), php_trim(piece))
-        for offset, piece in pieces
-    ]
-
-
-def _split_answers(
-    reader: _Reader, answertext: str, separators: str, least: str, keep: str = ""
+def _answers(
+    reader: _Reader, answertext: str, separators: str, least: tuple[int, str], keep: str = ""
 ) -> list[tuple[int, str]]:
-    """The answers of a block, at least one or two of them (check_answer_count()), none
-    empty; `least` says how many in words."""
-    pieces = _pieces(answertext, separators, keep)
-    if len(pieces) < (1 if least.startswith("an ") else 2):
-        raise reader.error_at(reader.brace, f"this answer block needs at least {least}")
-    for offset, piece in pieces:
+    """explode() of the answer block at each separator, each answer trimmed with its offset;
+    a separator in `keep` starts the next answer (multichoice's `=`, which Moodle makes `~=`).
+    The first is dropped when empty (PHP's `empty`); there must be `least` of them
+    (check_answer_count()), none empty, and at most _MOST_ANSWERS."""
+    starts, ends = [0], []
+    for found in re.finditer(f"[{re.escape(separators)}]", answertext):
+        ends.append(found.start())
+        starts.append(found.start() if found[0] in keep else found.end())
+        if len(starts) > _MOST_ANSWERS + 1:
+            break
+    ends.append(len(answertext))
+    pieces = [_piece(answertext, start, end) for start, end in zip(starts, ends, strict=False)]
+    if _php_empty(pieces[0][1]):
+        pieces.pop(0)
+    if len(pieces) < least[0]:
+        raise reader.error_at(reader.brace, f"this answer block needs at least {least[1]}")
+    for offset, piece in pieces[:_MOST_ANSWERS]:
         if piece == "" or (piece == "=" and "=" in keep):
             raise reader.error(
                 offset,
                 "an empty answer: delete the extra ~ or = (a ~ or = in a text is written \\~ "
                 "or \\=)",
             )
+    if len(pieces) > _MOST_ANSWERS:
+        raise reader.error(
+            pieces[_MOST_ANSWERS][0],
+            f"more than {_MOST_ANSWERS} answers in one answer block: is a }} missing?",
+        )
     return pieces
+
+
+def _piece(answertext: str, start: int, end: int) -> tuple[int, str]:
+    """An answer trimmed, and where it starts (where its separator is, when it is empty)."""
+    piece = answertext[start:end]
+    trimmed = php_trim(piece)
+    if not trimmed:
+        return max(start - 1, 0), trimmed
+    return start + len(piece) - len(piece.lstrip(_PHP_TRIM)), trimmed
 
 
 def _weight(reader: _Reader, offset: int, answer: str) -> tuple[float, str]:
@@ -529,7 +585,7 @@ def _essay(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
 
 def _multichoice(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
     question.single = "=" in answertext
-    for offset, answer in _split_answers(reader, answertext, "~=", "two choices", keep="="):
+    for offset, answer in _answers(reader, answertext, "~=", (2, "two choices"), keep="="):
         if answer[0] == "=":
             fraction, answer = 1.0, answer[1:]
         else:
@@ -539,7 +595,7 @@ def _multichoice(reader: _Reader, question: GiftQuestion, answertext: str) -> No
 
 
 def _match(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
-    for offset, answer in _split_answers(reader, answertext, "=", "two pairs"):
+    for offset, answer in _answers(reader, answertext, "=", (2, "two pairs")):
         marker = answer.find("->")
         if marker < 0:
             raise reader.error(
@@ -563,7 +619,7 @@ def _truefalse(reader: _Reader, question: GiftQuestion, answertext: str) -> None
 
 
 def _shortanswer(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
-    for offset, answer in _split_answers(reader, answertext, "=", "an answer"):
+    for offset, answer in _answers(reader, answertext, "=", (1, "an answer")):
         fraction, answer = _weighted(reader, offset, answer, 1.0)
         text, feedback = commentparser(answer, question.text.format)
         if text.text == "":
@@ -579,10 +635,7 @@ def _numerical(reader: _Reader, question: GiftQuestion, answertext: str) -> None
     wrong = answertext[other:] if other >= 0 else ""
     if other >= 0:
         answertext = answertext[:other]
-    pieces = _pieces(answertext, "=")
-    if not pieces:
-        raise reader.error_at(reader.brace, "a numerical answer block has no number after its #")
-    for offset, answer in pieces:
+    for offset, answer in _answers(reader, answertext, "=", (1, "a number after its #")):
         fraction, answer = _weighted(reader, offset, answer, 1.0)
         text, feedback = commentparser(answer, question.text.format)
         number, tolerance = _number_and_tolerance(reader, offset, text.text)
@@ -629,18 +682,27 @@ _TYPES: dict[str, Callable[[_Reader, GiftQuestion, str], None]] = {
 # ------------------------------------------------------------------------ mapped to the model
 
 _DESCRIPTION = "a description is not a question: quizbank has no type for it"
+MAX_RECORDS = 100_000  # questions and categories of one file: each held takes a kilobyte or two
 _CONTEXT = re.compile(r"\$[a-z]+\$")
 _MAX_LETTERS = 26
 
 
 def read_gift(path: Path, text: str) -> SourceBank:
-    """Every category and question of a GIFT file; a description is `Skipped`."""
+    """Every category and question of a GIFT file; a description is `Skipped`. A file of more
+    than MAX_RECORDS questions and categories is refused."""
     bank = SourceBank(path)
     by_path: dict[tuple[str, ...], SourceCategory] = {}
     current: SourceCategory | None = None
-    for record in parse_gift(path, text):
+    for count, record in enumerate(parse_gift(path, text), 1):
+        if count > MAX_RECORDS:
+            raise MalformedFile(
+                path,
+                record.line,
+                1,
+                f"more than {MAX_RECORDS} questions and categories in one file: split it",
+            )
         if isinstance(record, GiftCategory):
-            current = _category(bank, by_path, record.line, category_path(record.path) or [])
+            current = _category(bank, by_path, record.line, category_path(record.path))
         elif record.qtype == "description":
             bank.skipped.append(Skipped(record.line, record.name, _DESCRIPTION))
         else:
