@@ -288,3 +288,28 @@ def test_a_text_a_language_lacks_is_reported_and_validation_names_it(
     assert code == 1
     assert "a text with no ur version: another language's is used" in out
     assert "looks untranslated" in out
+
+
+def test_a_gift_file_imports_with_its_losses_at_their_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "week.gift"
+    source.write_text(
+        "$CATEGORY: $course$/top/Physics/Week one\n\n"
+        "::Speed:: What is the speed of sound in air, in m/s? "
+        "{#343:5 =%50%340:10 ####Near 343 m/s at 20 °C.}\n\n"
+        "::Intro:: Welcome to week one.\n\n"
+        "// [id:vacuum]\n"
+        "::Vacuum:: Sound travels through a vacuum. {F#No.#Right.####It needs a medium.}\n",
+        encoding="utf-8",
+    )
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, str(source), "-o", str(content), "--lang", "ur")
+    assert code == 1
+    assert "week.gift:5: question 'Intro': left out: a description is not a question" in out
+    assert "week.gift:3: question 'Speed': several numerical answers with partial credit" in out
+    data = yaml.safe_load((content / "ur" / "week-one.yaml").read_text(encoding="utf-8"))
+    assert data["lang"] == "ur"
+    speed, vacuum = data["questions"]
+    assert (speed["answer"], speed["tolerance"]) == (343, 5)
+    assert (vacuum["id"], vacuum["answer"], vacuum["feedback_false"]) == ("vacuum", False, "Right.")
