@@ -213,6 +213,7 @@ def test_short_answer() -> None:
         "case_sensitive": False,
     }
     assert fields("Q {lone}")["answer"] == ["lone"]
+    assert fields("Q {=same =b =same}")["answer"] == ["same", "b"]
     assert fields("Q {a->b}")["answer"] == ["a->b"]  # no `=`: not a matching question
 
 
@@ -282,6 +283,7 @@ def test_numerical_losses() -> None:
     assert only("Q {#3 ~#Wrong.}").losses == [
         "the feedback of its answers (quizbank has none for numbers)"
     ]
+    assert only("Q {#3 ~}").losses == []  # feedback for other answers, but none written
 
 
 def test_matching_pairs_then_distractors() -> None:
@@ -316,6 +318,14 @@ def test_matching_keeps_what_follows_the_arrow_as_text() -> None:
     question = only("Q {=a -> b -> c =d->e#not feedback}")
     pairs = question.fields["pairs"]
     assert [p["match"].value for p in pairs] == ["b -> c", "e#not feedback"]
+
+
+def test_matching_of_more_than_26() -> None:
+    pairs = " ".join(f"=i{n} -> m{n}" for n in range(28))
+    question = only(f"Q {{{pairs} = -> d1 = -> d2}}")
+    assert [p["id"] for p in question.fields["pairs"]][-2:] == ["y", "z"]
+    assert [d["id"] for d in question.fields["distractors"]] == ["aa", "ab"]
+    assert question.losses == ["its 2 pairs after the 26th"]
 
 
 def test_essay() -> None:
@@ -354,6 +364,131 @@ def test_general_feedback_is_the_explanation() -> None:
     # The last `####` separates it; a feedback may hold `#`.
     assert fields("Q {=a ####one #### two}")["explanation"] == moodle_text("two")
     assert fields("Q {=a ####  }")["explanation"] is None
+
+
+# What the real Moodle 4.5.6 stored of this hand-written file (../shared/moodle/moodle-import): the
+# grammar reads it alike. An id holding `[`, an escaped `]` in a tag, a missing word, a `::` not
+# closed, placeholders written as such, a line `0` as a blank line, a range, several numerical
+# answers and feedback for others, a `#` in a match, formats, a description, the escapes,
+# comment lines inside a question, a `//` in a category's name.
+MOODLE_READ = r"""// [id:a[b] [tag:x] [tag:y\]z]
+::Named \: one::Missing {=a ~b} word.
+
+::Unclosed name Q {=x =%50%y}
+
+Q with placeholders &&058; &&035; &&010 here {T#wrong#right}
+
+0
+
+::range::Q {#1..5}
+
+::multi::Q {#=3:0.5 =%50%4:1 ~#other}
+
+::mt::Q {=a -> b#c =d -> e = -> f}
+
+::fmt::[markdown]**Q** {=[html]<b>a</b>#[plain]fb ~b ####[html]<p>gf</p>}
+
+::desc::Just a description.
+
+::w::Q {~%50%a ~%50%b ~%-100%c ~%-100%d}
+
+::tf::Q {FALSE##only right}
+
+::sa::Q {a->b}
+
+$CATEGORY: $course$/top/In//out/Deeper
+
+::esc::Q \\ \{x\} \n next {=a\=b =c\~d}
+
+// before
+   ::indented::Q
+// between
+	{=one
+	=two}
+
+::gfmt::Q {=a ~b ####[markdown]*gf*}
+
+::num::Q {#-1e-3:5e-4}
+
+::thirds::Q {~%33.33333%a ~%33.33333%b ~%33.33333%c ~%-100%d}"""
+MOODLE_STORED: list[dict[str, Any]] = [
+    {"qtype": "multichoice", "name": "Named : one", "idnumber": "a[b", "tags": ["x", "y]z"],
+     "text": ("Missing _____ word.", "moodle"), "answers": [("a", 1.0, ""), ("b", 0.0, "")]},
+    {"qtype": "shortanswer", "name": "Unclosed name Q", "text": ("Unclosed name Q", "moodle"),
+     "answers": [("x", 1.0, ""), ("y", 0.5, "")]},
+    {"qtype": "truefalse", "name": "Q with placeholders : # \n here",
+     "text": ("Q with placeholders : # \n here", "moodle"), "correct": True,
+     "feedback": ("right", "wrong")},
+    {"qtype": "numerical", "name": "range", "answers": [("3", 1.0, "")]},
+    {"qtype": "numerical", "name": "multi",
+     "answers": [("3", 1.0, ""), ("4", 0.5, ""), ("*", 0.0, "other")]},
+    {"qtype": "match", "name": "mt", "subquestions": [("a", "b#c"), ("d", "e"), ("", "f")]},
+    {"qtype": "multichoice", "name": "fmt", "text": ("**Q**", "markdown"),
+     "general_feedback": ("<p>gf</p>", "html"), "answers": [("<b>a</b>", 1.0, "fb"), ("b", 0.0, "")]},
+    {"qtype": "description", "name": "desc", "text": ("Just a description.", "moodle")},
+    {"qtype": "multichoice", "name": "w",
+     "answers": [("a", 0.5, ""), ("b", 0.5, ""), ("c", -1.0, ""), ("d", -1.0, "")]},
+    {"qtype": "truefalse", "name": "tf", "correct": False, "feedback": ("", "only right")},
+    {"qtype": "shortanswer", "name": "sa", "answers": [("a->b", 1.0, "")]},
+    {"qtype": "shortanswer", "name": "esc", "text": ("Q \\ {x} \n next", "moodle"),
+     "answers": [("a=b", 1.0, ""), ("c~d", 1.0, "")]},
+    {"qtype": "shortanswer", "name": "indented", "answers": [("one", 1.0, ""), ("two", 1.0, "")]},
+    {"qtype": "multichoice", "name": "gfmt", "general_feedback": ("*gf*", "markdown"),
+     "answers": [("a", 1.0, ""), ("b", 0.0, "")]},
+    {"qtype": "numerical", "name": "num", "answers": [("-0.001", 1.0, "")]},
+    {"qtype": "multichoice", "name": "thirds",
+     "answers": [("a", 0.3333333, ""), ("b", 0.3333333, ""), ("c", 0.3333333, ""), ("d", -1.0, "")]},
+]  # fmt: skip
+
+
+def _as_moodle_stores(record: gift.GiftQuestion) -> dict[str, Any]:
+    """A record in the shape above (numbers as Moodle writes them, `~` feedback its `*` answer)."""
+    stored: dict[str, Any] = {
+        "qtype": record.qtype,
+        # Compared with spaces collapsed: Moodle's default name keeps a newline, the reader's not.
+        "name": " ".join(record.name.split()),
+        "idnumber": record.idnumber,
+        "tags": record.tags,
+        "text": (record.text.text, record.text.format),
+        "general_feedback": (record.general_feedback.text, record.general_feedback.format),
+    }
+    if record.qtype == "numerical":
+        stored["answers"] = [(f"{a.number:g}", a.fraction, a.feedback.text) for a in record.answers]
+        if record.other_feedback is not None:
+            stored["answers"].append(("*", 0.0, record.other_feedback.text))
+    elif record.qtype in ("multichoice", "shortanswer"):
+        stored["answers"] = [
+            (a.text.text, round(a.fraction, 7), a.feedback.text) for a in record.answers
+        ]
+    elif record.qtype == "truefalse":
+        stored["correct"] = record.correct
+        stored["feedback"] = (record.feedback_true.text, record.feedback_false.text)
+    elif record.qtype == "match":
+        stored["subquestions"] = [(item.text, match) for item, match in record.subquestions]
+    return stored
+
+
+def test_the_grammar_reads_what_moodle_stored() -> None:
+    records = list(parse_gift(Path("moodle.gift"), MOODLE_READ))
+    categories = [r for r in records if isinstance(r, gift.GiftCategory)]
+    assert categories == [gift.GiftCategory(26, "$course$/top/In//out/Deeper")]
+    assert category_path(categories[0].path) == ["In/out", "Deeper"]  # Moodle: top/In/out/Deeper
+    questions = [_as_moodle_stores(r) for r in records if isinstance(r, gift.GiftQuestion)]
+    assert len(questions) == len(MOODLE_STORED)
+    defaults = {
+        "idnumber": "",
+        "tags": [],
+        "text": ("Q", "moodle"),
+        "general_feedback": ("", "moodle"),
+    }
+    for read_back, stored in zip(questions, MOODLE_STORED, strict=True):
+        meant = defaults | stored
+        meant["name"] = " ".join(meant["name"].split())
+        assert read_back == meant
+    [category] = read(MOODLE_READ).categories[1:]
+    assert category.path == ["In/out", "Deeper"] and len(category.questions) == 5
+    [range_question] = [q for q in read(MOODLE_READ).categories[0].questions if q.name == "range"]
+    assert (range_question.fields["answer"], range_question.fields["tolerance"]) == (3.0, 2.0)
 
 
 # ------------------------------------------------------------------------ formats and escapes
@@ -429,17 +564,23 @@ def test_tags_as_moodles_expression_finds_them() -> None:
     assert found("[tag:x] [tag:y]\n[tag:z]")[1] == ["x", "y", "z"]
     assert found("[tag:multi\nline]")[1] == []
     assert found("[id:]")[0] == "" and found("[id: x ]")[0] == "x"
+    assert found("[id:a[b] [id:c]")[0] == "a[b"
+    assert found("[id:] [id:\\]]")[0] == "]"
 
 
+# Moodle's expressions, in Python: `[^][:cntrl:]]` is neither `]` nor a control character.
+_MOODLE_ID = re.compile(r"\[id:((?:\\]|[^\]\x00-\x1f\x7f])+)]")
 _MOODLE_TAG = re.compile(r"\[tag:((?:\\]|[^\]<>`\x00-\x1f\x7f]|)+)]")
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(["[tag:", "[id:", "]", "\\", "\\]", "a", " ", "<", "\n", "["])))
-def test_tags_are_those_moodles_expression_finds(parts: list[str]) -> None:
+def test_id_and_tags_are_those_moodles_expressions_find(parts: list[str]) -> None:
     comment = "".join(parts)
+    found = _MOODLE_ID.search(comment)
+    moodle_id = found[1].strip().replace("\\]", "]") if found else ""
     moodle_tags = [tag.strip().replace("\\]", "]") for tag in _MOODLE_TAG.findall(comment)]
-    assert gift.extract_idnumber_and_tags_from_comment(comment)[1] == moodle_tags
+    assert gift.extract_idnumber_and_tags_from_comment(comment) == (moodle_id, moodle_tags)
 
 
 def test_comment_lines_anywhere_in_a_block_are_not_text() -> None:
@@ -575,7 +716,9 @@ def test_the_category_line_keeps_its_characters_as_moodle_does() -> None:
         ("Q {=a ~~b}", 1, 7, "an empty answer"),
         ("Q {= ~b}", 1, 4, "an empty answer"),
         ("Q {=a =}", 1, 7, "an empty answer"),
-        ("Q {=%50% =b}", 1, 5, "an empty answer: write the answer after its weight"),
+        ("Q {=%50% =b}", 1, 5, "an answer with no text (only a weight or a #feedback): write its text"),
+        ("Q {=a ~#fb}", 1, 8, "an answer with no text"),
+        ("Q {=a ~%50%}", 1, 8, "an answer with no text"),
         ("Q {=a -> b =c -> d =e}", 1, 21, "a matching answer is =item -> match: this one has no ->"),
         ("Q {#}", 1, 3, "this answer block needs at least a number after its #"),
         ("Q {#abc}", 1, 5, "'abc' is not a number"),

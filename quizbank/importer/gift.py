@@ -74,9 +74,10 @@ _FORMATS: dict[str, TextFormat] = {
     "plain": "plain",
     "markdown": "markdown",
 }
-# extract_idnumber_and_tags_from_comment(): `[^][:cntrl:]]` is neither bracket nor control.
-_ID = re.compile(r"\[id:((?:\\]|[^\][\x00-\x1f\x7f])+)]")
-_TAG_STOP = re.compile(r"[\]<>`\x00-\x1f\x7f]")  # what ends a tag: `]` unless after `\`
+# extract_idnumber_and_tags_from_comment(): what ends an id (`[^][:cntrl:]]`: a `]`, unless after
+# a `\`, or a control character), and a tag (`<`, `>` and a backquote too).
+_ID_STOP = re.compile(r"[\]\x00-\x1f\x7f]")
+_TAG_STOP = re.compile(r"[\]<>`\x00-\x1f\x7f]")
 # PHP's is_numeric(): an optional sign, digits with an optional point, an optional exponent.
 _NUMBER = re.compile(
     r"[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t\n\r\v\f]*"
@@ -87,6 +88,7 @@ _SPACES = re.compile(r"\s+")
 _NAME_LENGTH = 80  # create_default_question_name(): shorten_text($questiontext, 80)
 _NAME_MOST = 255  # clean_question_name(): a name fits Moodle's column
 _MOST_ANSWERS = 1000  # in one answer block: more is a missing } (the model holds 50 at most)
+_NO_ANSWER_TEXT = "an answer with no text (only a weight or a #feedback): write its text"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +193,8 @@ def is_numeric(text: str) -> bool:
 
 
 class _Joined:
-    """Lines joined as they come, each followed by `end` (`\\n`) but the last unless
-    `end_last`, held in chunks: a block of millions of lines is held as its text, not as a
-    list of strings."""
+    """Lines joined by `\\n` as they come (and one after the last too with `end_last`), held in
+    chunks: a block of millions of lines is held as its text, not as a list of strings."""
 
     _CHUNK = 4096
 
@@ -435,8 +436,9 @@ def _question(block: _Block, name: str | None, questiontext: str, feedback: str)
 
 
 def default_name(text: GiftText) -> str:
-    """create_default_question_name(): the start of the text, without tags, at most 80
-    characters (cut at a space, `...` after), or `(no name)`."""
+    """create_default_question_name(): the start of the text, without tags (entities decoded,
+    spaces and newlines made one space), at most 80 characters (cut at a space, `...` after),
+    or `(no name)`."""
     start = text.text[: _NAME_LENGTH * 50]
     if text.format != "plain":
         start = html.unescape(_TAGS.sub(" ", start))
@@ -453,43 +455,47 @@ def _shortened(text: str, most: int) -> str:
 
 def extract_idnumber_and_tags_from_comment(comment: str) -> tuple[str, list[str]]:
     """The first `[id:…]` and every `[tag:…]` of the comments, `\\]` a `]`."""
-    found = _ID.search(comment)
-    idnumber = php_trim(found[1]).replace("\\]", "]") if found else ""
-    return idnumber, [php_trim(tag).replace("\\]", "]") for tag in _tags(comment)]
+    found = next(_tokens(comment, "[id:", _ID_STOP, empty=False), "")
+    tags = [php_trim(tag).replace("\\]", "]") for tag in _tokens(comment, "[tag:", _TAG_STOP)]
+    return php_trim(found).replace("\\]", "]"), tags
 
 
-def _tags(comment: str) -> Iterator[str]:
-    """What Moodle's `~\\[tag:((?:\\\\]|[^]<>`[:cntrl:]]|)+)]~` finds, in linear time.
+def _tokens(
+    comment: str, opener: str, stop: re.Pattern[str], *, empty: bool = True
+) -> Iterator[str]:
+    """What Moodle's `~\\[id:((?:\\\\]|[^][:cntrl:]])+)]~` (`stop` `]` or a control character,
+    no `empty` token) or `~\\[tag:((?:\\\\]|[^]<>`[:cntrl:]]|)+)]~` (`stop` also `<`, `>`, a
+    backquote) finds, in linear time: the expressions backtrack quadratically on `[tag:[tag:…`.
 
-    From `[tag:` a tag runs to the first character it cannot hold (`<`, `>`, a backquote, a
-    control character, or a `]` not after a `\\`); an unescaped `]` there closes it, otherwise it
-    ends at the last (escaped) `]` of the run, as the expression backtracks, or is no tag. A run
-    is found once for all the `[tag:` inside it."""
+    From the opener a token runs to the first character it cannot hold (a `stop` that is not a
+    `]` after a `\\`); an unescaped `]` there closes it, otherwise it ends at the last
+    (escaped) `]` of the run, as the expression backtracks, or is none. A run is found once for
+    all the openers inside it."""
     run_start = run_end = last_bracket = -1
-    at = comment.find("[tag:")
+    at = comment.find(opener)
     while at >= 0:
-        start = at + 5
+        start = at + len(opener)
         if not run_start <= start <= run_end:
-            run_start, run_end = start, _run_end(comment, start)
+            run_start, run_end = start, _run_end(comment, start, stop)
             last_bracket = comment.rfind("]", start, run_end)
-        if run_end < len(comment) and comment[run_end] == "]":
+        if run_end < len(comment) and comment[run_end] == "]" and (empty or run_end > start):
             close = run_end
         elif last_bracket >= start:
             close = last_bracket
         else:
-            at = comment.find("[tag:", at + 1)
+            at = comment.find(opener, at + 1)
             continue
         yield comment[start:close]
-        at = comment.find("[tag:", close + 1)
+        at = comment.find(opener, close + 1)
 
 
-def _run_end(comment: str, start: int) -> int:
-    """The first character from `start` a tag cannot hold (the end of the text if none)."""
-    while (stop := _TAG_STOP.search(comment, start)) is not None:
-        if stop[0] == "]" and stop.start() > 0 and comment[stop.start() - 1] == "\\":
-            start = stop.end()  # `\]`: part of the tag
+def _run_end(comment: str, start: int, stop: re.Pattern[str]) -> int:
+    """The first character from `start` a token cannot hold (the end of the text if none)."""
+    while (found := stop.search(comment, start)) is not None:
+        if found[0] == "]" and comment[found.start() - 1] == "\\":
+            start = found.end()  # `\\]`: part of the token
             continue
-        return stop.start()
+        return found.start()
     return len(comment)
 
 
@@ -591,6 +597,8 @@ def _multichoice(reader: _Reader, question: GiftQuestion, answertext: str) -> No
         else:
             fraction, answer = _weighted(reader, offset, answer, 0.0)
         text, feedback = commentparser(answer, question.text.format)
+        if text.text == "":
+            raise reader.error(offset, _NO_ANSWER_TEXT)
         question.answers.append(GiftAnswer(text, fraction, feedback))
 
 
@@ -623,7 +631,7 @@ def _shortanswer(reader: _Reader, question: GiftQuestion, answertext: str) -> No
         fraction, answer = _weighted(reader, offset, answer, 1.0)
         text, feedback = commentparser(answer, question.text.format)
         if text.text == "":
-            raise reader.error(offset, "an empty answer: write the answer after its weight")
+            raise reader.error(offset, _NO_ANSWER_TEXT)
         question.answers.append(GiftAnswer(text, fraction, feedback))
 
 
@@ -823,7 +831,11 @@ def _short_answer_fields(record: GiftQuestion, question: SourceQuestion) -> None
         question.losses.append(f"its wrong answers are left out: {', '.join(wrong)}")
     if any(a.feedback.text for a in record.answers):
         question.losses.append("the feedback of its answers (quizbank has none for typed answers)")
-    question.fields |= {"type": "short_answer", "answer": right, "case_sensitive": False}
+    question.fields |= {
+        "type": "short_answer",
+        "answer": list(dict.fromkeys(right)),
+        "case_sensitive": False,  # GIFT cannot say: Moodle's default ignores case
+    }
 
 
 def _numerical_fields(record: GiftQuestion, question: SourceQuestion) -> None:
@@ -850,7 +862,8 @@ def _numerical_fields(record: GiftQuestion, question: SourceQuestion) -> None:
             f"its {more} further answer{'s' if more > 1 else ''} (quizbank keeps one answer and "
             f"its tolerance, {shown})"
         )
-    if any(a.feedback.text for a in answers) or record.other_feedback is not None:
+    other = record.other_feedback
+    if any(a.feedback.text for a in answers) or (other is not None and other.text):
         question.losses.append("the feedback of its answers (quizbank has none for numbers)")
 
 
