@@ -313,3 +313,16 @@ def test_a_gift_file_imports_with_its_losses_at_their_lines(
     speed, vacuum = data["questions"]
     assert (speed["answer"], speed["tolerance"]) == (343, 5)
     assert (vacuum["id"], vacuum["answer"], vacuum["feedback_false"]) == ("vacuum", False, "Right.")
+
+
+def test_moodles_own_export_of_the_bilingual_bank_gives_the_same_files(tmp_path: Path) -> None:
+    """The real Moodle 4.5 imported waves-bilingual.xml and exported it again
+    (tests/fixtures/moodle-export): its export, with Moodle's own type names, order and
+    elements, imports into the same YAML as the file it imported."""
+    exported = REPO / "tests" / "fixtures" / "moodle-export" / "waves-bilingual.xml"
+    import_files([BILINGUAL], tmp_path / "direct")
+    import_files([exported], tmp_path / "through-moodle")
+    for lang in ("en", "ur"):
+        direct = (tmp_path / "direct" / lang / "waves.yaml").read_text(encoding="utf-8")
+        through = (tmp_path / "through-moodle" / lang / "waves.yaml").read_text(encoding="utf-8")
+        assert through == direct
