@@ -1,7 +1,8 @@
 """The GIFT renderer, read back by Moodle's GIFT grammar (question/format/gift/format.php, ported
-below line by line): every question's type, key, feedback and general feedback, the idnumber and
-tags, and hostile text intact. scripts/gift-check imports the same files into the real Moodle 4.5
-and checks what it stored against `expected` below; what it found is tested here."""
+line by line in quizbank/importer/gift.py, the GIFT import's reader): every question's type, key,
+feedback and general feedback, the idnumber and tags, and hostile text intact. scripts/gift-check
+imports the same files into the real Moodle 4.5 and checks what it stored against `expected`
+below; what it found is tested here."""
 
 # ruff: noqa: RUF001 - Urdu punctuation is meant
 
