@@ -326,3 +326,23 @@ def test_moodles_own_export_of_the_bilingual_bank_gives_the_same_files(tmp_path:
         direct = (tmp_path / "direct" / lang / "waves.yaml").read_text(encoding="utf-8")
         through = (tmp_path / "through-moodle" / lang / "waves.yaml").read_text(encoding="utf-8")
         assert through == direct
+
+
+def test_a_category_named_in_multilang_spans_titles_each_language(tmp_path: Path) -> None:
+    spans = (
+        '<span lang="en" class="multilang">Which is a wave?</span>'
+        '<span lang="ur" class="multilang">لہر کون سی ہے؟</span>'
+    )
+    # Moodle's export doubles a `/` inside a category's name: `<//span>`.
+    name = (
+        '&lt;span lang="en" class="multilang"&gt;Sound &amp; light&lt;//span&gt;'
+        '&lt;span lang="ur" class="multilang"&gt;آواز اور روشنی&lt;//span&gt;'
+    )
+    source = moodle_file(tmp_path / "w.xml", choice("q1", prompt=spans), category=name)
+    report = import_files([source], tmp_path / "content")
+    titles = {quiz.lang: (quiz.quiz_id, quiz.data["title"]) for quiz in report.imports[0].quizzes}
+    assert titles == {
+        "en": ("sound-light", "Sound & light"),
+        "ur": ("sound-light", "آواز اور روشنی"),
+    }
+    assert not [loss for _, loss in report.losses if "placeholder" in loss.what]

@@ -363,3 +363,16 @@ def test_moodle_language_packs_as_language_codes() -> None:
         "ur",
         "zh-hans",
     ]
+
+
+def test_a_category_met_again_is_the_same_quiz() -> None:
+    essay = question("essay", "", penalty="0")
+    again = '<question type="category"><category><text>$course$/top/Physics/Waves</text></category></question>'
+    other = (
+        '<question type="category"><category><text>$course$/top/Optics</text></category></question>'
+    )
+    found = bank(essay, other, essay, again, essay)
+    assert [(c.path, len(c.questions)) for c in found.categories] == [
+        (["Physics", "Waves"], 2),
+        (["Optics"], 1),
+    ]

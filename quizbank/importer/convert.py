@@ -114,6 +114,7 @@ def _languages(bank: SourceBank) -> list[str]:
 
 
 def _texts(category: SourceCategory) -> Iterator[SourceText]:
+    yield SourceText(category.path[-1])  # a name may hold multilang spans too
     if category.info:
         yield category.info
     for question in category.questions:
@@ -186,8 +187,8 @@ def _category(
     quiz_ids: set[str],
 ) -> None:
     name = category.path[-1]
-    title = _LABEL.sub("", name).strip() or name
-    quiz_id = _quiz_id(category, title, quiz_ids)
+    first = seen_in(name, languages[0]).text if len(found) > 1 else name
+    quiz_id = _quiz_id(category, _LABEL.sub("", first).strip() or first, quiz_ids)
     question_ids: set[str] = set()
     ids = [_question_id(q, quiz_id, question_ids) for q in category.questions]
     tags = _tags(category, imported)
@@ -202,7 +203,7 @@ def _category(
             continue
         gettext = gettext_for(lang)
         data: dict[str, Any] = {"id": quiz_id, "lang": lang}
-        data["title"] = texts.title(title, gettext(_NO_TITLE), category.line, imported)
+        data["title"] = texts.title(name, gettext(_NO_TITLE), category.line, imported)
         description = texts.text(category.info) if category.info else None
         if description is None:
             description = gettext(_NO_DESCRIPTION) % {"source": bank.path.name}
@@ -364,11 +365,17 @@ class _Texts:
         ]
         return kept or answers
 
-    def title(self, title: str, placeholder: str, line: int, imported: Imported) -> str:
-        """The quiz's title: the category's name, or a placeholder in a language whose script
-        the name is not written in (a multilang file names a category in one language)."""
+    def title(self, name: str, placeholder: str, line: int, imported: Imported) -> str:
+        """The quiz's title: the category's name in this language (quizbank's `(en)` label
+        left out), or a placeholder when it has none (a multilang file names its category in
+        one language)."""
+        text = SourceText(name, "plain", inline=True)
+        if len(self.languages) > 1 and ("multilang" in name or "mlang" in name):
+            text = SourceText(seen_in(name, self.lang).text, inline=True)
+        converted = to_markdown(text.value, text.format, inline=True, plain=text.plain)
+        title = _LABEL.sub("", converted.text).strip() or converted.text
         script = script_for(self.lang)
-        if script and not script.letters.search(title):
+        if not title or (script and not script.letters.search(title)):
             what = f"the category's name has no {self.lang} version: the title is a placeholder"
             imported.losses.append(Loss(line, None, what))
             return placeholder

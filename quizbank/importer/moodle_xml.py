@@ -59,12 +59,15 @@ def read_moodle_xml(path: Path, data: bytes) -> SourceBank:
     root = _parse(path, data)
     bank = SourceBank(path)
     category: SourceCategory | None = None
+    by_path: dict[tuple[str, ...], SourceCategory] = {}  # a category met again is the same
     for element in root.iterchildren("question"):
         kind = element.get("type", "")
         line = _line(element)
         if kind == "category":
-            category = _category(element)
-            bank.categories.append(category)
+            found = _category(element, path)
+            category = by_path.setdefault(tuple(found.path), found)
+            if category is found:
+                bank.categories.append(category)
             continue
         reader = _READERS.get(kind)
         name = _plain(element, "name") or "(no name)"
@@ -103,7 +106,7 @@ def _parse(path: Path, data: bytes) -> _Element:
     return root
 
 
-def _category(element: _Element) -> SourceCategory:
+def _category(element: _Element, file: Path) -> SourceCategory:
     path = _plain(element, "category")
     for prefix in ("$course$/", "$system$/", "$module$/", "$coursecategory$/"):
         if path.startswith(prefix):
@@ -113,7 +116,7 @@ def _category(element: _Element) -> SourceCategory:
         parts = parts[1:]
     info = _text(element, "info")
     idnumber = _plain(element, "idnumber") or None
-    return SourceCategory(_line(element), parts or ["top"], idnumber, info)
+    return SourceCategory(_line(element), parts or [file.stem], idnumber, info)
 
 
 def _line(element: _Element) -> int:
