@@ -15,6 +15,7 @@ import yaml
 from conftest import REPO
 
 from quizbank.cli import main
+from quizbank.freshness import bank_status
 from quizbank.importer.command import import_files
 from quizbank.loader import load_quiz
 
@@ -263,6 +264,11 @@ def test_a_bilingual_bank_with_a_cloze_and_an_image_becomes_a_file_per_language(
     assert urdu["questions"][2]["feedback_false"] == "درست: آواز کو کسی واسطے کی ضرورت ہوتی ہے۔"
     assert (content / "images" / "three-crests.png").read_bytes() == PNG
     assert main(["validate", str(content)]) == 0
+    # Translated together: each Urdu question is marked current, as `quizbank translated` marks.
+    assert all("source" in question for question in urdu["questions"])
+    assert not any("source" in question for question in english["questions"])
+    [reference, translation] = bank_status([content])
+    assert (translation.lang, translation.unmarked, translation.stale) == ("ur", 0, 0)
     assert f"{BILINGUAL.name}:86: question 'Wavelength from frequency': left out: calculated" in out
     assert f"{BILINGUAL.name}:27: question 'Read the wave': its 1 hint" in out
     assert "imported 2 quiz files and 1 image; 1 question left out; 3 with something" in out
@@ -284,10 +290,12 @@ def test_a_text_a_language_lacks_is_reported_and_validation_names_it(
     source = moodle_file(
         tmp_path / "w.xml", question.replace("<![CDATA[", "<![CDATA[").replace("]]>", "]]>")
     )
-    code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"), "--lang", "ur")
+    code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"))
     assert code == 1
     assert "a text with no ur version: another language's is used" in out
     assert "looks untranslated" in out
+    urdu = yaml.safe_load((tmp_path / "content" / "ur" / "waves-basics.yaml").read_text())
+    assert "source" not in urdu["questions"][0]  # not translated along: not marked current
 
 
 def test_a_gift_file_imports_with_its_losses_at_their_lines(

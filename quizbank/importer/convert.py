@@ -19,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from slugify import slugify
 
 from quizbank.crosslang import reference_language
+from quizbank.freshness import source_digests
 from quizbank.i18n import N_, gettext_for
 from quizbank.importer.html_markdown import to_markdown
 from quizbank.importer.languages import languages_in, seen_in
@@ -192,13 +193,22 @@ def _category(
     question_ids: set[str] = set()
     ids = [_question_id(q, quiz_id, question_ids) for q in category.questions]
     tags = _tags(category, imported)
+    reference: dict[str, Question] = {}  # in a multilang file, the first language's questions
     for lang in languages:
         texts = _Texts(lang, found if len(found) > 1 else [lang], images)
         questions = []
         for question_id, question in zip(ids, category.questions, strict=True):
             converted = _question(question, question_id, texts, imported, lang == languages[0])
-            if converted is not None:
-                questions.append(converted)
+            if converted is None:
+                continue
+            fields, model = converted
+            if lang == languages[0] and len(found) > 1:
+                reference[question_id] = model
+            elif question_id in reference and not texts.missing:
+                # Translated together with the reference: current, as `quizbank translated`
+                # would mark it.
+                fields["source"] = source_digests(reference[question_id])
+            questions.append(fields)
         if not questions:
             continue
         gettext = gettext_for(lang)
@@ -228,7 +238,7 @@ def _tags(category: SourceCategory, imported: Imported) -> list[str]:
 
 def _question(
     question: SourceQuestion, question_id: str, texts: _Texts, imported: Imported, first: bool
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any], Question] | None:
     """One question in one language, checked against the model; None when it cannot be."""
     if first:
         for what in question.losses:
@@ -239,7 +249,7 @@ def _question(
                 Loss(question.line, question.name, "left out: a text of it is too long")
             )
         return None
-    texts.files = question.files
+    texts.files, texts.missing = question.files, False
     fields: dict[str, Any] = {"id": question_id}
     fields |= texts.fields({k: v for k, v in question.fields.items() if not k.startswith("_")})
     if fields.get("explanation") is None:
@@ -248,7 +258,7 @@ def _question(
     fields = {key: _without_none(value) for key, value in fields.items() if value is not None}
     texts.report(question.line, question.name, imported)
     try:
-        _QUESTION.validate_python(fields)
+        model = _QUESTION.validate_python(fields)
     except ValidationError as exc:
         if first:
             problem = exc.errors()[0]
@@ -257,7 +267,7 @@ def _question(
                 Loss(question.line, question.name, f"left out: {where}: {problem['msg']}")
             )
         return None
-    return fields
+    return fields, model
 
 
 def _without_none(value: Any) -> Any:
@@ -311,6 +321,7 @@ class _Texts:
         self.gettext = gettext_for(lang)
         self.files: dict[str, bytes] = {}
         self.losses: list[str] = []
+        self.missing = False  # a text of the question had no version in this language
 
     def fields(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A question's fields with this language's texts."""
@@ -335,6 +346,7 @@ class _Texts:
         if len(self.languages) > 1:
             seen = seen_in(value, self.lang)
             if seen.missing:
+                self.missing = True
                 self.lost(f"a text with no {self.lang} version: another language's is used")
             value = seen.text
             if source.plain and value == source.value:
