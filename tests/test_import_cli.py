@@ -267,7 +267,7 @@ def test_a_bilingual_bank_with_a_cloze_and_an_image_becomes_a_file_per_language(
     # Translated together: each Urdu question is marked current, as `quizbank translated` marks.
     assert all("source" in question for question in urdu["questions"])
     assert not any("source" in question for question in english["questions"])
-    [reference, translation] = bank_status([content])
+    [_, translation] = bank_status([content])
     assert (translation.lang, translation.unmarked, translation.stale) == ("ur", 0, 0)
     assert f"{BILINGUAL.name}:86: question 'Wavelength from frequency': left out: calculated" in out
     assert f"{BILINGUAL.name}:27: question 'Read the wave': its 1 hint" in out
