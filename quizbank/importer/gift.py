@@ -596,10 +596,17 @@ def _multichoice(reader: _Reader, question: GiftQuestion, answertext: str) -> No
             fraction, answer = 1.0, answer[1:]
         else:
             fraction, answer = _weighted(reader, offset, answer, 0.0)
-        text, feedback = commentparser(answer, question.text.format)
-        if text.text == "":
-            raise reader.error(offset, _NO_ANSWER_TEXT)
-        question.answers.append(GiftAnswer(text, fraction, feedback))
+        _add_answer(reader, question, offset, answer, fraction)
+
+
+def _add_answer(
+    reader: _Reader, question: GiftQuestion, offset: int, answer: str, fraction: float
+) -> None:
+    """An answer with its `#feedback`, which must have a text."""
+    text, feedback = commentparser(answer, question.text.format)
+    if text.text == "":
+        raise reader.error(offset, _NO_ANSWER_TEXT)
+    question.answers.append(GiftAnswer(text, fraction, feedback))
 
 
 def _match(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
@@ -629,10 +636,7 @@ def _truefalse(reader: _Reader, question: GiftQuestion, answertext: str) -> None
 def _shortanswer(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
     for offset, answer in _answers(reader, answertext, "=", (1, "an answer")):
         fraction, answer = _weighted(reader, offset, answer, 1.0)
-        text, feedback = commentparser(answer, question.text.format)
-        if text.text == "":
-            raise reader.error(offset, _NO_ANSWER_TEXT)
-        question.answers.append(GiftAnswer(text, fraction, feedback))
+        _add_answer(reader, question, offset, answer, fraction)
 
 
 def _numerical(reader: _Reader, question: GiftQuestion, answertext: str) -> None:
