@@ -270,14 +270,14 @@ def test_losses_of_every_type_penalty_hints_hidden_combined_feedback() -> None:
 def test_types_the_model_lacks_are_skipped_with_their_line() -> None:
     found = bank(
         question("calculated", ""),
-        question("ddwtos", ""),
+        question("ddimageortext", ""),
         question("description", ""),
         question("someplugin", ""),
         question("essay", "", penalty="0"),
     )
     assert [(s.line, s.why) for s in found.skipped] == [
         (4, "calculated questions (formulas with wildcards) have no quizbank type"),
-        (5, "drag-and-drop into text has no quizbank type"),
+        (5, "drag-and-drop onto an image has no quizbank type"),
         (6, "a description is not a question: quizbank has no type for it"),
         (7, "quizbank has no type for Moodle's 'someplugin' questions"),
     ]
@@ -376,3 +376,36 @@ def test_a_category_met_again_is_the_same_quiz() -> None:
         (["Physics", "Waves"], 2),
         (["Optics"], 1),
     ]
+
+
+def test_select_missing_words_and_drag_and_drop_into_text_become_cloze_questions() -> None:
+    """As the real Moodle 4.5 exported them (tests/fixtures/moodle-export): a gap `[[n]]` is
+    right with the n-th choice and lists the choices of its group."""
+    path = Path(__file__).parent / "fixtures" / "moodle-export" / "gapselect-ddwtos.xml"
+    found = read_moodle_xml(path, path.read_bytes())
+    by_id = {q.idnumber: q for category in found.categories for q in category.questions}
+    words, dragged = by_id["shard-words"], by_id["drag-words"]
+    assert words.fields["type"] == dragged.fields["type"] == "cloze"
+    assert words.fields["shuffle"] is False and words.fields["points"] == 3.0
+    gaps = words.fields["gaps"]
+    assert [[o["text"].value for o in gaps[n]["options"]] for n in "123"] == [
+        ["shards", "tensor", "pages"],
+        ["index", "optimizer"],
+        ["shards", "tensor", "pages"],
+    ]
+    assert [gaps[n]["answer"] for n in "123"] == ["a", "a", "b"]
+    assert words.losses == []
+    assert dragged.losses == ["its words were dragged into the gaps: each gap is a drop-down now"]
+    assert not found.skipped
+
+
+def test_a_gap_naming_no_choice_is_reported() -> None:
+    xml = (
+        '<question type="gapselect"><name><text>G</text></name>'
+        '<questiontext format="html"><text>[[1]] and [[7]]</text></questiontext>'
+        "<selectoption><text>a</text><group>1</group></selectoption>"
+        "<selectoption><text>b</text><group>1</group></selectoption></question>"
+    )
+    q = only(bank(xml))
+    assert list(q.fields["gaps"]) == ["1"]
+    assert q.losses == ["its gap [[7]] names no choice"]

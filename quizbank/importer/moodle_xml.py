@@ -14,6 +14,7 @@ import base64
 import binascii
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -28,6 +29,7 @@ from quizbank.importer.source import (
     SourceText,
     TextFormat,
 )
+from quizbank.model import GAP
 
 _Element = etree._Element
 _FORMATS: dict[str, TextFormat] = {
@@ -47,10 +49,8 @@ _NOT_IN_MODEL = {
     "calculated": "calculated questions (formulas with wildcards) have no quizbank type",
     "calculatedsimple": "calculated questions (formulas with wildcards) have no quizbank type",
     "calculatedmulti": "calculated questions (formulas with wildcards) have no quizbank type",
-    "ddwtos": "drag-and-drop into text has no quizbank type",
     "ddimageortext": "drag-and-drop onto an image has no quizbank type",
     "ddmarker": "drag-and-drop markers have no quizbank type",
-    "gapselect": "select missing words has no quizbank type (a cloze question can say it)",
 }
 
 
@@ -384,6 +384,48 @@ def _multianswer(element: _Element, question: SourceQuestion) -> None:
         question.losses.append("it has no embedded answer Moodle would read")
 
 
+def _gapselect(element: _Element, question: SourceQuestion) -> None:
+    """Select missing words: a cloze question whose gaps are drop-downs."""
+    _choice_gaps(element, question, "selectoption")
+
+
+def _ddwtos(element: _Element, question: SourceQuestion) -> None:
+    """Drag and drop into text: the same gaps, each a drop-down instead of a drop target."""
+    _choice_gaps(element, question, "dragbox")
+    question.losses.append("its words were dragged into the gaps: each gap is a drop-down now")
+
+
+def _choice_gaps(element: _Element, question: SourceQuestion, tag: str) -> None:
+    """Gaps `[[n]]` (quizbank's own syntax) whose right answer is the n-th choice and whose
+    drop-down lists the choices of its group, in the file's order."""
+    fields = question.fields
+    fields["type"] = "cloze"
+    fields["shuffle"] = _flag(element, "shuffleanswers", True)
+    _combined_feedback(element, question)
+    choices = [
+        (_plain(choice, "."), (choice.findtext("group") or "1").strip())
+        for choice in element.iterfind(tag)
+    ]
+    prompt = fields["prompt"]
+    text = prompt.value if prompt else ""
+    gaps: dict[str, Any] = {}
+    for number in dict.fromkeys(GAP.findall(text)):
+        if not number.isdigit() or not 0 < int(number) <= len(choices):
+            question.losses.append(f"its gap [[{number}]] names no choice")
+            continue
+        right, group = choices[int(number) - 1]
+        same = [choice for choice, its in choices if its == group][: len(_LETTERS)]
+        gaps[number] = {
+            "type": "single_choice",
+            "options": [
+                {"id": _LETTERS[n], "text": SourceText(choice, inline=True)}
+                for n, choice in enumerate(same)
+            ],
+            "answer": _LETTERS[same.index(right)],
+        }
+    fields["gaps"] = gaps
+
+
 def _essay(element: _Element, question: SourceQuestion) -> None:
     fields = question.fields
     fields["type"] = "essay"
@@ -412,5 +454,7 @@ _READERS: dict[str, Callable[[_Element, SourceQuestion], None]] = {
     "ordering": _ordering,
     "multianswer": _multianswer,
     "cloze": _multianswer,
+    "gapselect": _gapselect,
+    "ddwtos": _ddwtos,
     "essay": _essay,
 }
