@@ -111,22 +111,39 @@ def image_path(src: str, quiz_file: Path) -> Path:
 def read_image(target: Path, root: Path, max_bytes: int = MAX_IMAGE_BYTES) -> Image:
     """An image file of the content folder `root`, read and checked; raises ImageError."""
     where = _shown(target, root)
-    media_type = MEDIA_TYPES.get(target.suffix.lower())
+    _media_type(target.suffix, where)
+    data = _read(target, where, max_bytes)
+    media_type = check_image(data, target.suffix, where, max_bytes)
+    return Image(PurePosixPath(target.relative_to(root).as_posix()), media_type, data)
+
+
+def check_image(data: bytes, suffix: str, where: str, max_bytes: int = MAX_IMAGE_BYTES) -> str:
+    """The media type of an image's bytes, checked as an image file of the content folder is
+    (its name's type, its size, its bytes, an SVG that only draws); raises ImageError."""
+    media_type = _media_type(suffix, where)
+    if len(data) > max_bytes:
+        raise ImageError(
+            f"{where} is {readable_size(len(data))}, over the limit of {readable_size(max_bytes)}"
+        )
+    found = _sniffed_type(data)
+    if found != media_type:
+        what = f"{_TYPE_NAMES[found]} data" if found else "no image data that quizbank reads"
+        raise ImageError(f"{where} holds {what}, not what its name says ({suffix})")
+    if media_type == SVG:
+        check_svg(data, where)
+    else:
+        _check_raster(data, where)
+    return media_type
+
+
+def _media_type(suffix: str, where: str) -> str:
+    media_type = MEDIA_TYPES.get(suffix.lower())
     if media_type is None:
         raise ImageError(
             f"{where} is not a PNG, JPEG, GIF, WebP or SVG file (by its name); "
             "quizbank exports only those"
         )
-    data = _read(target, where, max_bytes)
-    found = _sniffed_type(data)
-    if found != media_type:
-        what = f"{_TYPE_NAMES[found]} data" if found else "no image data that quizbank reads"
-        raise ImageError(f"{where} holds {what}, not what its name says ({target.suffix})")
-    if media_type == SVG:
-        check_svg(data, where)
-    else:
-        _check_raster(data, where)
-    return Image(PurePosixPath(target.relative_to(root).as_posix()), media_type, data)
+    return media_type
 
 
 def _inside(target: Path, root: Path) -> bool:

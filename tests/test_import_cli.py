@@ -354,3 +354,46 @@ def test_a_category_named_in_multilang_spans_titles_each_language(tmp_path: Path
         "ur": ("sound-light", "آواز اور روشنی"),
     }
     assert not [loss for _, loss in report.losses if "placeholder" in loss.what]
+
+
+def image_question(name: str, data: bytes, alt: str = "A 3 by 3 grid") -> str:
+    encoded = base64.b64encode(data).decode()
+    return (
+        f'<question type="truefalse"><name><text>{name}</text></name>'
+        '<questiontext format="html"><text><![CDATA[<p>Is this a grid?</p>'
+        f'<p><img src="@@PLUGINFILE@@/{name}" alt="{alt}"></p>]]></text>'
+        f'<file name="{name}" path="/" encoding="base64">{encoded}</file></questiontext>'
+        '<generalfeedback format="html"><text>It is.</text></generalfeedback>'
+        '<answer fraction="100"><text>true</text></answer>'
+        '<answer fraction="0"><text>false</text></answer></question>'
+    )
+
+
+def test_an_image_quizbank_would_refuse_is_its_alt_text_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    source = moodle_file(
+        tmp_path / "w.xml", image_question("evil.svg", svg), image_question("fake.png", b"MZ\x90")
+    )
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, str(source), "-o", str(content))
+    assert code == 1
+    assert "an image left out, its alt text kept: evil.svg" in out and "script" in out
+    assert "an image left out, its alt text kept: fake.png holds no image data" in out
+    assert "not in the file" not in out
+    assert not (content / "images").exists()
+    assert main(["validate", str(content)]) == 0
+
+
+def test_an_image_name_is_made_safe_and_never_replaces_another_image(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    (content / "images").mkdir(parents=True)
+    (content / "images" / "evil.png").write_bytes(b"not this one")
+    source = moodle_file(tmp_path / "w.xml", image_question("../../evil.png", PNG))
+    import_files([source], content)
+    assert (content / "images" / "evil.png").read_bytes() == b"not this one"
+    [written] = [p for p in (content / "images").iterdir() if p.name != "evil.png"]
+    assert written.name.startswith("evil-") and written.read_bytes() == PNG
+    assert f"../images/{written.name}" in (content / "en" / "waves-basics.yaml").read_text()
+    assert not (tmp_path / "evil.png").exists()

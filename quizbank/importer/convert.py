@@ -21,6 +21,7 @@ from slugify import slugify
 from quizbank.crosslang import reference_language
 from quizbank.freshness import source_digests
 from quizbank.i18n import N_, gettext_for
+from quizbank.images import ImageError, check_image
 from quizbank.importer.html_markdown import to_markdown
 from quizbank.importer.languages import languages_in, seen_in
 from quizbank.importer.source import SourceBank, SourceCategory, SourceQuestion, SourceText
@@ -287,11 +288,13 @@ class _Images:
         self.by_digest: dict[str, str] = {}
 
     def path(self, name: str, data: bytes) -> str:
-        """The path a quiz file gives the image (`../images/<name>`)."""
+        """The path a quiz file gives the image (`../images/<name>`); an ImageError when
+        quizbank would refuse it (not an image, too big, an SVG that does more than draw)."""
         digest = hashlib.sha256(data).hexdigest()
         chosen = self.by_digest.get(digest)
         if chosen is None:
             chosen = self._name(name, digest, data)
+            check_image(data, PurePosixPath(chosen).suffix, name)
             self.by_digest[digest] = chosen
             self.imported.images[chosen] = data
         return f"../images/{chosen}"
@@ -322,6 +325,7 @@ class _Texts:
         self.files: dict[str, bytes] = {}
         self.losses: list[str] = []
         self.missing = False  # a text of the question had no version in this language
+        self.refused: set[str] = set()  # what the converter says of an image refused here
 
     def fields(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A question's fields with this language's texts."""
@@ -354,7 +358,7 @@ class _Texts:
         converted = to_markdown(
             value, source.format, inline=source.inline, plain=source.plain, image_path=self._image
         )
-        self.losses += converted.losses
+        self.losses += [what for what in converted.losses if what not in self.refused]
         return converted.text.strip() or None
 
     def _one_of_joined(self, value: str) -> str:
@@ -395,7 +399,14 @@ class _Texts:
 
     def _image(self, name: str) -> str | None:
         data = self.files.get(name)
-        return None if data is None else self.images.path(name, data)
+        if data is None:
+            return None
+        try:
+            return self.images.path(name, data)
+        except ImageError as exc:
+            self.lost(f"an image left out, its alt text kept: {exc}")
+            self.refused.add(f"an image that is not in the file ({name})")  # said just above
+            return None
 
     def lost(self, what: str) -> None:
         self.losses.append(what)
