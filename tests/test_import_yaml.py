@@ -9,10 +9,12 @@ are but for the few differences listed below.
 from __future__ import annotations
 
 import copy
+import io
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import yaml
@@ -20,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
+from quizbank.importer import yaml_writer
 from quizbank.importer.yaml_writer import quiz_yaml
 from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import Line, Quiz, Text
@@ -984,3 +987,35 @@ MODEL_TEXT = st.lists(
 @given(MODEL_TEXT, MODEL_TEXT)
 def test_any_text_the_model_accepts_loads_as_the_same_model(text: str, line: str) -> None:
     _same_model(text if _is_valid(TEXT, text) else "T", _as_line(line))
+
+
+class _PyYAMLDumper(yaml_writer._Dumper):
+    """quiz_yaml's dumper without its fast paths: PyYAML's own analysis and plain writer."""
+
+    _analyze_scalar = yaml.SafeDumper.analyze_scalar
+    write_plain = yaml.SafeDumper.write_plain
+
+
+# Texts of ordinary characters (which the fast paths take) and the pieces YAML treats specially.
+ORDINARY_TEXT = st.lists(
+    PIECES
+    | st.sampled_from([":", "#", "-", "?", ".", "\U0010ffff"])
+    | st.text(st.characters(categories=("L", "N", "P", "S", "Zs")), max_size=6),
+    max_size=4,
+).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(ORDINARY_TEXT)
+def test_the_fast_analysis_of_a_text_is_pyyaml_s(text: str) -> None:
+    fast = yaml_writer._Dumper(io.StringIO(), allow_unicode=True).analyze_scalar(text)
+    assert vars(fast) == vars(_PyYAMLDumper(io.StringIO(), allow_unicode=True).analyze_scalar(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(ORDINARY_TEXT | ANY_TEXT)
+def test_the_fast_paths_write_what_pyyaml_writes(text: str) -> None:
+    quiz = _every_place(text)
+    written = quiz_yaml(quiz, SCHEMA)
+    with mock.patch.object(yaml_writer, "_Dumper", _PyYAMLDumper):
+        assert quiz_yaml(quiz, SCHEMA) == written

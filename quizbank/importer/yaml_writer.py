@@ -53,6 +53,19 @@ _STR = "tag:yaml.org,2002:str"
 # NEL inside a block as a line feed (and an editor shows U+2028/U+2029 as line ends).
 _ESCAPED_BREAKS = re.compile("[\r\x85\u2028\u2029]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+# A text of one line that PyYAML's analysis finds fit to be plain in a block: only characters
+# written as they are (no line break, tab, control character, BOM or U+10FFFF), no indicator
+# or space at its start, no `---` or `...` there, no `: ` nor ` #` inside, no space nor `:` at
+# its end. The characters listed at its start may start a plain text too; such texts are
+# left to PyYAML's analysis.
+_ORDINARY = re.compile(
+    r"(?![-?:#,\[\]{}&*!|>'\"%@` ]|\.\.\.)"
+    r"(?!.*(?:: | #|[: ]\Z))"
+    "[\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010fffe]+"
+)
+# What makes such a text unfit to be plain in a flow collection (`[a, b]`, `{id: a}`).
+_FLOW_INDICATOR = re.compile(r"[,?\[\]{}:]")
+_LINE_BREAK = re.compile("[\n\x85\u2028\u2029]")
 _NUMBER = (int, float)
 
 
@@ -306,13 +319,48 @@ class _Dumper(yaml.SafeDumper):
         block (code indented with tabs), as YAML allows; a tab still rules out plain and
         single-quoted scalars, and a tab at the end of a line rules out the block too."""
         if "\t" not in scalar:
-            return super().analyze_scalar(scalar)
+            return self._analyze_scalar(scalar)
         analysis = super().analyze_scalar(scalar.replace("\t", " "))
         analysis.scalar = scalar
         analysis.allow_flow_plain = analysis.allow_block_plain = False
         analysis.allow_single_quoted = False
         analysis.allow_block = analysis.allow_block and "\n" in scalar
         return analysis
+
+    def _analyze_scalar(self, scalar: str) -> ScalarAnalysis:
+        """PyYAML's analysis, found at once for an ordinary text of one line (most texts of a
+        quiz, and every key): PyYAML's own goes through the text a character at a time in
+        Python, the greatest cost of writing a quiz."""
+        if self.allow_unicode and _ORDINARY.fullmatch(scalar):
+            return ScalarAnalysis(
+                scalar=scalar,
+                empty=False,
+                multiline=False,
+                allow_flow_plain=_FLOW_INDICATOR.search(scalar) is None,
+                allow_block_plain=True,
+                allow_single_quoted=True,
+                allow_double_quoted=True,
+                allow_block=True,
+            )
+        return super().analyze_scalar(scalar)
+
+    def write_plain(self, text: str, split: bool = True) -> None:
+        """PyYAML's writing of a plain scalar, at once for a text of one line that is not to be
+        folded (never, as quiz_yaml writes): PyYAML's own goes a character at a time."""
+        if (
+            not text
+            or _LINE_BREAK.search(text)
+            or (split and self.column + len(text) > self.best_width)
+        ):
+            super().write_plain(text, split)
+            return
+        if self.root_context:
+            self.open_ended = True
+        if not self.whitespace:
+            text = f" {text}"
+        self.column += len(text)
+        self.whitespace = self.indention = False
+        self.stream.write(text.encode(self.encoding) if self.encoding else text)
 
     def determine_block_hints(self, text: str) -> str:
         """A block whose first line starts with a tab states its indentation (`|2`): without
