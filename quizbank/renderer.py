@@ -17,7 +17,10 @@ from typing import ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from quizbank.images import Image
-from quizbank.model import Question, Quiz
+from quizbank.markup import to_plain
+from quizbank.model import GAP, Cloze, Question, Quiz
+
+QUESTION_LINE_MAX = 80  # an LMS's question bank lists a question by its prompt's first words
 
 
 class RendererOptions(BaseModel):
@@ -153,3 +156,13 @@ class Renderer(ABC, Generic[OptionsT]):
     def render_bank(self, summaries: Sequence[QuizSummary]) -> Iterator[OutputFile]:
         """Files for the whole bank (an index, a schema); none by default."""
         return iter(())
+
+
+def question_line(question: Question) -> str:
+    """A question's prompt as one line of plain text (a cloze's gaps as `___`), shortened at a
+    word to QUESTION_LINE_MAX characters: the name an LMS lists it by; its id when empty."""
+    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
+    line = " ".join(to_plain(prompt).split())
+    if len(line) > QUESTION_LINE_MAX:
+        line = line[: QUESTION_LINE_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return line or question.id

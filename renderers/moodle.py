@@ -75,8 +75,14 @@ from quizbank.images import Image
 from quizbank.locales import is_rtl, option_letter
 from quizbank.markup import media, to_plain
 from quizbank.markup import to_html as to_html  # re-exported: moodle_types renders through it
-from quizbank.model import GAP, Cloze, Question, Quiz
-from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.model import Question, Quiz
+from quizbank.renderer import (
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    question_line,
+)
 
 from .multilang import multilang_blocks, spans
 
@@ -84,7 +90,6 @@ if TYPE_CHECKING:
     from .moodle_types import Settings
 
 IDNUMBER_MAX = 100  # question_bank_entries.idnumber and question_categories.idnumber: char(100)
-NAME_MAX = 80  # question.name holds 255; a short name reads better in the question bank
 
 T = TypeVar("T")
 Versions = Sequence[tuple[str, T]]  # the same item in each language, reference language first
@@ -151,12 +156,8 @@ def untagged(text: str) -> str:
 
 
 def question_name(question: Question) -> str:
-    """The prompt as one line of plain text, a cloze's gaps as `___`, shortened."""
-    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
-    text = untagged(" ".join(to_plain(prompt).split()))
-    if len(text) > NAME_MAX:
-        text = text[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
-    return inert_text(text or question.id)
+    """The question's line (renderer.question_line) as a name Moodle stores as written."""
+    return inert_text(untagged(question_line(question)))
 
 
 _WORD_JOINER = "\u2060"  # invisible, keeps the words on either side together

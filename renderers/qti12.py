@@ -74,8 +74,15 @@ from quizbank.errors import RendererError
 from quizbank.images import Image
 from quizbank.locales import direction, is_rtl
 from quizbank.markup import media, to_html, to_plain
-from quizbank.model import GAP, QUESTION_MODELS, Cloze, Question, Quiz
-from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.model import QUESTION_MODELS, Question, Quiz
+from quizbank.renderer import (
+    Loss,
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    question_line,
+)
 
 from .moodle_types import plain_number as number
 from .packages import MANIFEST as MANIFEST_FILE
@@ -94,7 +101,6 @@ META_TYPE = "associatedcontent/imscc_xmlv1p1/learning-application-resource"
 META_FILE = "assessment_meta.xml"
 IMAGE_FOLDER = "images"
 FILEBASE = "%24IMS-CC-FILEBASE%24/"  # $IMS-CC-FILEBASE$: the package's root, for Canvas
-NAME_MAX = 80  # a question's name: its prompt, shortened
 _XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
 
@@ -331,15 +337,6 @@ class Texts:
         return to_plain(markdown)
 
 
-def question_name(question: Question) -> str:
-    """A question's name in Canvas: its prompt as one line of plain text, shortened."""
-    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
-    name = " ".join(to_plain(prompt).split())
-    if len(name) > NAME_MAX:
-        name = name[: NAME_MAX - 1].rsplit(" ", 1)[0] + "…"
-    return name or question.id
-
-
 # -------------------------------------------------------------------------------------- package
 
 
@@ -550,7 +547,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
         prompt = written.text if written.text is not None else texts.html(question.prompt)
         feedbacks = [("general_fb", texts.html(question.explanation)), *written.feedbacks]
         return (
-            f'      <item ident="{ident}" title="{attr(question_name(question))}">\n'
+            f'      <item ident="{ident}" title="{attr(question_line(question))}">\n'
             "        <itemmetadata>\n"
             "          <qtimetadata>\n"
             f"{_field('question_type', written.kind, '            ')}"

@@ -58,8 +58,15 @@ from quizbank.i18n import gettext_for
 from quizbank.images import Image
 from quizbank.locales import is_rtl
 from quizbank.markup import find_formulas, find_images, media, to_html, to_plain
-from quizbank.model import GAP, ChoiceGap, Cloze, Level, Question, Quiz, question_texts
-from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.model import ChoiceGap, Cloze, Level, Question, Quiz, question_texts
+from quizbank.renderer import (
+    Loss,
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    question_line,
+)
 
 from .packages import MANIFEST, merge_packages, write_zip
 from .qti3_types import (
@@ -87,7 +94,6 @@ XSI = "http://www.w3.org/2001/XMLSchema-instance"
 TEST = "assessment.xml"
 ITEMS = "items"
 IMAGES = "images"
-TITLE_MAX = 80  # an item's title: the prompt's first words, as a platform's item bank lists it
 
 _DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 # LOM's difficulty vocabulary (LOMv1.0) for quizbank's levels.
@@ -130,15 +136,6 @@ def image_path(image: Image) -> str:
     return f"{IMAGES}/{image.file_name}"
 
 
-def _item_title(question: Question) -> str:
-    """The prompt as one line of plain text (a cloze's gaps as `___`), shortened."""
-    prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
-    line = " ".join(to_plain(prompt).split())
-    if len(line) > TITLE_MAX:
-        line = line[: TITLE_MAX - 1].rsplit(" ", 1)[0] + "…"
-    return line or question.id
-
-
 def shown_images(texts: Iterable[str], images: Mapping[str, Image]) -> list[Image]:
     """The images that texts show, each once, in the order they first appear."""
     found: dict[str, Image] = {}
@@ -172,7 +169,7 @@ def _item(quiz_id: str, question: Question, lang: str) -> str:
         f'<qti-assessment-item xmlns="{ASI}" xmlns:xsi="{XSI}" '
         f'xsi:schemaLocation="{ASI} {ASI_XSD}" '
         f'identifier="{attr(item_identifier(quiz_id, question.id))}" '
-        f'title="{attr(_item_title(question))}" adaptive="false" time-dependent="false" '
+        f'title="{attr(question_line(question))}" adaptive="false" time-dependent="false" '
         f'xml:lang="{attr(lang)}">'
         f"{written.responses}"
         f'<qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float" '
