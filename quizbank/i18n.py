@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Mapping
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from functools import lru_cache
 from pathlib import Path
 
@@ -76,7 +76,11 @@ def format_number(number: int | float, lang: str) -> str:
     if isinstance(number, int):
         return format_decimal(number, locale=locale_for(lang))
     exact = Decimal(repr(number))
-    return format_decimal(exact, locale=locale_for(lang), decimal_quantization=False)
+    # Babel rounds in the current context, whose 28 digits cannot hold 1e25 and a decimal
+    # place: as many digits as the number has, before and after the point, and some to spare.
+    with localcontext() as context:
+        context.prec = max(context.prec, abs(exact.adjusted()) + len(exact.as_tuple().digits) + 10)
+        return format_decimal(exact, locale=locale_for(lang), decimal_quantization=False)
 
 
 @lru_cache(maxsize=4096, typed=True)

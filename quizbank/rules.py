@@ -10,6 +10,7 @@ from typing import Any
 
 from quizbank.diagnostics import display_path
 from quizbank.gaps import GAP_MARKS
+from quizbank.grading import right_grades
 from quizbank.messages import excerpt
 from quizbank.model import (
     LANGUAGE_CODE,
@@ -126,8 +127,13 @@ def _single_choice_rules(question: SingleChoice, base: Loc) -> Iterator[Problem]
 
 
 def _multiple_choice_rules(question: MultipleChoice, base: Loc) -> Iterator[Problem]:
+    """The options' rules, and no more right options than every export can grade."""
     answers = [(answer, (*base, "answer", i)) for i, answer in enumerate(question.answer)]
-    return _options_rules(question.options, answers, base)
+    yield from _options_rules(question.options, answers, base)
+    try:
+        right_grades(len(set(question.answer)))
+    except ValueError as exc:  # more than Moodle's grades can share 100% among
+        yield str(exc), (*base, "answer")
 
 
 def _no_rules(question: TrueFalse | Numerical | ShortAnswer, base: Loc) -> Iterator[Problem]:
