@@ -4,25 +4,40 @@ An image is a Markdown image whose path is relative to the quiz file, as any Mar
 resolves it (`![Shards on three ranks](../images/shards.svg)` from `content/en/x.yaml`), and
 must be a file of the content folder (the folder of the language folders). It must be PNG,
 JPEG, GIF, WebP or SVG, as its name says and its bytes show (Pillow reads the raster formats),
-at most `max_bytes`. An SVG is refused, not cleaned, when it holds what could act or fetch:
-scripts, event attributes, `foreignObject`, a reference to anything outside the file, a DTD. A
-drawing changed silently could lose what the author meant; the error says what to remove.
+at most `max_bytes`, and a raster image at most MAX_IMAGE_PIXELS, counted from its header before
+anything is decoded. An SVG is refused, not cleaned, when it holds what could act or fetch:
+scripts, event attributes, `foreignObject` and HTML elements, a reference to anything outside
+the file (a link, or CSS read as a browser reads it, escapes undone, by tinycss2), an animation
+of a link, a DTD. It is decided on the tree a hardened XML parser reads (nothing loaded, no
+entity expanded), in the encoding the file declares or its byte order mark says. A drawing
+changed silently could lose what the author meant; the error says what to remove.
 Remote images are refused: a quiz page makes no request.
 """
 
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import io
 import os
 import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+if TYPE_CHECKING:
+    from lxml import etree
+
 MAX_IMAGE_BYTES = 1 << 20  # the default limit of one image's size
+# The most pixels a raster image may have, counted from its header before it is decoded: a
+# 48-megapixel photograph passes, a small file that unpacks to gigabytes does not.
+MAX_IMAGE_PIXELS = 50_000_000
 SVG = "image/svg+xml"
 MEDIA_TYPES = {
     ".png": "image/png",
@@ -125,13 +140,14 @@ def check_image(data: bytes, suffix: str, where: str, max_bytes: int = MAX_IMAGE
         raise ImageError(
             f"{where} is {readable_size(len(data))}, over the limit of {readable_size(max_bytes)}"
         )
-    found = _sniffed_type(data)
+    found, size = _sniffed_type(data, where)
     if found != media_type:
         what = f"{_TYPE_NAMES[found]} data" if found else "no image data that quizbank reads"
         raise ImageError(f"{where} holds {what}, not what its name says ({suffix})")
-    if media_type == SVG:
+    if size is None:
         check_svg(data, where)
     else:
+        _check_pixels(size, where)
         _check_raster(data, where)
     return media_type
 
@@ -189,19 +205,45 @@ def readable_size(size: int) -> str:
     return f"{size / 1024:.0f} KiB" if size >= 1024 else f"{size} bytes"
 
 
-def _sniffed_type(data: bytes) -> str | None:
-    """The media type the bytes show: a raster format Pillow recognises, or SVG."""
+def _sniffed_type(data: bytes, where: str) -> tuple[str | None, tuple[int, int] | None]:
+    """The media type the bytes show: a raster format Pillow recognises, with its size in pixels
+    read from its header (nothing decoded), or SVG. Raises ImageError for a raster image so
+    large that Pillow refuses to read even its header."""
     from PIL import Image as PillowImage  # imported only by a bank that has images
 
     try:
-        with PillowImage.open(io.BytesIO(data)) as picture:
-            return _PILLOW_TYPES.get(picture.format or "")
-    except (OSError, ValueError, PillowImage.DecompressionBombError):
+        with _quiet_pillow(), PillowImage.open(io.BytesIO(data)) as picture:
+            return _PILLOW_TYPES.get(picture.format or ""), picture.size
+    except PillowImage.DecompressionBombError:
+        pillows = 2 * (PillowImage.MAX_IMAGE_PIXELS or 0)
+        raise ImageError(
+            f"{where} is an image of more than {pillows:,} pixels, over the limit of "
+            f"{MAX_IMAGE_PIXELS:,} pixels: make it smaller"
+        ) from None
+    except (OSError, ValueError):
         pass
-    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<") and b"<svg" in data[:4096]:
-        return SVG
-    return None
+    return (SVG if _looks_like_svg(data) else None), None
+
+
+@contextmanager
+def _quiet_pillow() -> Iterator[None]:
+    """Pillow's warning of a large image kept off the terminal: quizbank counts the pixels
+    itself, and refuses too many in its own words."""
+    from PIL import Image as PillowImage
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PillowImage.DecompressionBombWarning)
+        yield
+
+
+def _check_pixels(size: tuple[int, int], where: str) -> None:
+    """A raster image of at most MAX_IMAGE_PIXELS, counted before it is decoded."""
+    width, height = size
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ImageError(
+            f"{where} is {width} by {height} pixels ({width * height:,}), over the limit of "
+            f"{MAX_IMAGE_PIXELS:,} pixels: make it smaller"
+        )
 
 
 def _check_raster(data: bytes, where: str) -> None:
@@ -209,52 +251,171 @@ def _check_raster(data: bytes, where: str) -> None:
     from PIL import Image as PillowImage
 
     try:
-        with PillowImage.open(io.BytesIO(data)) as picture:
+        with _quiet_pillow(), PillowImage.open(io.BytesIO(data)) as picture:
             picture.verify()
     except (OSError, ValueError, SyntaxError, PillowImage.DecompressionBombError) as exc:
         raise ImageError(f"{where} is damaged: {exc}") from None
 
 
-_XLINK = "{http://www.w3.org/1999/xlink}href"
-_SVG_NS = "{http://www.w3.org/2000/svg}"
-_EXTERNAL_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)|@import", re.IGNORECASE)
+_SVG_NS = "http://www.w3.org/2000/svg"
+_XHTML_NS = "http://www.w3.org/1999/xhtml"
+# Elements that run code or show another document, wherever they are.
+_ACTIVE = {"script", "foreignObject", "iframe", "embed", "object", "handler", "listener"}
+# SMIL's elements that change another element's attribute.
+_ANIMATIONS = {"set", "animate", "animateMotion", "animateTransform", "animateColor"}
+# CSS functions whose text arguments are addresses to fetch.
+_FETCHING = {
+    "url",
+    "src",
+    "image",
+    "image-set",
+    "-webkit-image-set",
+    "cross-fade",
+    "-webkit-cross-fade",
+}
+# Encodings that browsers and libxml2 read alike (ASCII's bytes are ASCII's characters, or
+# UTF-16's): in any other, a browser could see markup where quizbank saw text.
+_READ_ALIKE = re.compile(
+    r"(?:utf-?8|utf-?16(?:-?[lb]e)?|(?:us-)?ascii|iso-?8859-\d+|latin-?1|windows-125\d)",
+    re.IGNORECASE,
+)
+
+
+def _hardened_parser(recover: bool = False) -> etree.XMLParser:
+    """libxml2 as a check needs it: no DTD loaded, no entity expanded, nothing fetched."""
+    from lxml import etree
+
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        recover=recover,
+    )
+
+
+def _looks_like_svg(data: bytes) -> bool:
+    """Whether the bytes, read as XML in whatever encoding they declare or their byte order
+    mark says, even if broken, have an <svg> root (in any namespace)."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(data, _hardened_parser(recover=True))
+    except etree.XMLSyntaxError:
+        return False
+    return root is not None and etree.QName(root).localname == "svg"
 
 
 def check_svg(data: bytes, where: str) -> None:
-    """An SVG that only draws: well-formed, no DTD, no script, no event attribute, no
-    `foreignObject`, and no reference to anything but its own parts (`#id`)."""
+    """An SVG that only draws, decided on its parsed tree whatever its encoding: well-formed,
+    no DTD, no script, no event attribute, no `foreignObject` or HTML element, no CSS or link
+    reaching anything but its own parts (`#id`), no animation of a link."""
     from lxml import etree  # imported only by a bank that has SVG images
 
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
-    )
     try:
-        root = etree.fromstring(data, parser)
+        root = etree.fromstring(data, _hardened_parser())
     except etree.XMLSyntaxError as exc:
         raise ImageError(f"{where} is not well-formed SVG: {exc}") from None
-    if b"<?xml-stylesheet" in data:
-        raise _refused(where, "a style sheet from outside the file (<?xml-stylesheet?>)")
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+    document = root.getroottree().docinfo
+    if document.internalDTD is not None or document.doctype:
         raise _refused(where, "a <!DOCTYPE> or entity declaration (delete it: SVG needs none)")
-    if root.tag != f"{_SVG_NS}svg":
+    encoding = _encoding(data, document.encoding)
+    if not _READ_ALIKE.fullmatch(encoding):
+        raise ImageError(
+            f"{where} is written in {encoding[:40]!r}, which browsers may read differently "
+            "from quizbank: save it as UTF-8"
+        )
+    outside = [*root.itersiblings(preceding=True), *root.itersiblings()]
+    for node in [*outside, *root.iter()]:
+        if isinstance(node, etree._ProcessingInstruction) and node.target == "xml-stylesheet":
+            raise _refused(where, "a style sheet from outside the file (<?xml-stylesheet?>)")
+        if isinstance(node, etree._Entity):  # none without a DTD; a parser may differ
+            raise _refused(where, f"the entity reference {node.text!r}")
+    if root.tag != f"{{{_SVG_NS}}}svg":
         raise ImageError(f"{where} is XML but not SVG (its root is not <svg> in SVG's namespace)")
-    for node in root.iter():
-        if not isinstance(node.tag, str):
-            continue  # a comment or processing instruction: not drawn
-        name = str(etree.QName(node).localname)
-        if name in ("script", "foreignObject", "iframe", "embed", "object"):
-            raise _refused(where, f"a <{name}> element")
-        if name == "style" and _EXTERNAL_URL.search(node.text or ""):
-            raise _refused(where, "a style that loads something from outside the file")
-        for attribute, value in node.attrib.items():
-            attribute_name = etree.QName(attribute).localname
-            if attribute_name.lower().startswith("on"):
-                raise _refused(where, f"the event attribute {attribute_name} on <{name}>")
-            value = str(value)
-            if (attribute == _XLINK or attribute_name == "href") and not value.startswith("#"):
+    for element in root.iter("*"):
+        _check_element(element, where)
+
+
+def _encoding(data: bytes, declared: str | None) -> str:
+    """The encoding of an XML document: UTF-32 by its byte order mark, else as libxml2 read it
+    (its declaration, or UTF-8 and UTF-16 by their marks)."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    return declared or "UTF-8"
+
+
+def _check_element(element: etree._Element, where: str) -> None:
+    """One element that only draws; raises ImageError naming what it holds."""
+    from lxml import etree
+
+    qname = etree.QName(element)
+    name = str(qname.localname)
+    if qname.namespace == _XHTML_NS:
+        raise _refused(where, f"an HTML element <{name}>")
+    if name in _ACTIVE:
+        raise _refused(where, f"a <{name}> element")
+    if name == "style":
+        # What a browser reads as the style sheet: the element's own text, not its children's.
+        css = "".join([element.text or "", *(child.tail or "" for child in element)])
+        fetched = _fetched_by_css(css)
+        if fetched:
+            how, what = fetched
+            raise _refused(
+                where, f"a style that loads something from outside the file by {how}{what}"
+            )
+    if name in _ANIMATIONS:
+        changed = element.get("attributeName", "").strip()
+        if changed.rpartition(":")[2] == "href" or changed.lower().startswith("on"):
+            raise _refused(where, f"{_a(name)} <{name}> that changes {changed[:40]!r}")
+    for attribute, written in element.attrib.items():
+        value = str(written)
+        attribute_name = str(etree.QName(attribute).localname)
+        if attribute_name.lower().startswith("on"):
+            raise _refused(where, f"the event attribute {attribute_name} on <{name}>")
+        if attribute_name == "href":
+            if not value.startswith("#"):
                 raise _refused(where, f"a link to {value[:60]!r} on <{name}>")
-            if _EXTERNAL_URL.search(value):
-                raise _refused(where, f"a url(…) to something outside the file on <{name}>")
+            continue
+        fetched = _fetched_by_css(value)
+        if fetched:
+            how, what = fetched
+            raise _refused(
+                where, f"{_a(how)} {how} to something outside the file on <{name}>{what}"
+            )
+
+
+def _fetched_by_css(css: str) -> tuple[str, str] | None:
+    """What in CSS (a style sheet, a style attribute, a presentation attribute's value) would
+    load something from outside the file, read as a browser reads it, escapes undone by
+    tinycss2: `@import`, or `url(…)`, `image-set(…)` and the like naming anything but `#id`;
+    as how (`url(…)`) and what (` ('the address')`, or nothing)."""
+    import tinycss2  # type: ignore[import-untyped]  # imported only by a bank that has SVGs
+
+    if "(" not in css and "@" not in css:
+        return None  # no function, no rule (escapes make neither): coordinates, colours, names
+    pending = list(reversed(tinycss2.parse_component_value_list(css)))  # a stack, first on top
+    while pending:
+        token = pending.pop()
+        kind = token.type
+        if kind == "at-keyword" and token.lower_value == "import":
+            return "@import", ""
+        if kind == "url" and not token.value.startswith("#"):
+            return "url(…)", f" ({token.value[:60]!r})"
+        if kind == "function":
+            texts = [arg.value for arg in token.arguments if arg.type == "string"]
+            leaving = [text for text in texts if not text.startswith("#")]
+            if token.lower_name in _FETCHING and leaving:
+                return f"{token.lower_name}(…)", f" ({leaving[0][:60]!r})"
+            pending.extend(reversed(token.arguments))
+        elif kind in ("() block", "[] block", "{} block"):
+            pending.extend(reversed(token.content))
+    return None
+
+
+def _a(word: str) -> str:
+    """The article before a word: `an` before a vowel's sound (image-set, @import, animate)."""
+    return "an" if word[:1].lower() in "aeio@" else "a"
 
 
 def _refused(where: str, what: str) -> ImageError:
