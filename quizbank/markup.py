@@ -328,6 +328,35 @@ def find_formulas(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(found)
 
 
+# What MathJax, where an LMS typesets formulas, reads as the start of one in a text's words.
+_MATHJAX_OPENER = re.compile(r"\\[(\[]|\$\$")
+# Inline tokens that show no characters of their own, where a text's words run on across them.
+_JOINED = frozenset({"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"})
+_JOINED |= {"link_open", "link_close"}
+
+
+@lru_cache(maxsize=1024)
+def mathjax_opener(text: str) -> str | None:
+    """The formula delimiter (`\\(`, `\\[` or `$$`) that a text shows as characters outside
+    code and its own formulas, where an LMS's MathJax would typeset what follows as TeX that
+    quizbank never checked; None when it shows none."""
+    if "\\" not in text and "&" not in text and "$$" not in text:
+        return None  # nearly every text: nothing can show one
+    for token in _tokens(text, True):
+        if token.type != "inline":  # code blocks and displayed formulas are no words
+            continue
+        words = "".join(
+            child.content if child.type in _WORDS else "" if child.type in _JOINED else "\n"
+            for child in walk(token.children or (), into_images=False)
+        )
+        if found := _MATHJAX_OPENER.search(words):
+            return found[0]
+    return None
+
+
+_WORDS = frozenset({"text", "text_special"})
+
+
 def walk(tokens: Sequence[Token], *, into_images: bool = True) -> list[Token]:
     """Tokens and their children, depth first; an image's alt text (its children) is not
     rendered as images, so `into_images=False` leaves it out."""

@@ -145,6 +145,7 @@ def to_mathml(tex: str, *, display: bool) -> str:
     if not tex.strip():
         raise FormulaError("the formula is empty")
     _check_braces(tex)
+    _check_for_mathjax(tex)
     from latex2mathml.converter import convert  # imported only by a bank that has formulas
     from lxml import etree
 
@@ -178,6 +179,137 @@ def _check_braces(tex: str) -> None:
                 raise FormulaError("a } closes a group that was never opened")
     if depth:
         raise FormulaError("a { opens a group that is never closed")
+
+
+# TeX as MathJax reads it: a control word (`\\tag*` too), a control symbol, a brace or a `$`.
+_TOKEN = re.compile(r"\\(?:[A-Za-z]+\*?|.)|[{}$]", re.DOTALL)
+# What starts or ends a formula where an LMS typesets TeX: inside one, it would end quizbank's
+# formula and start one quizbank never saw.
+_DELIMITERS = frozenset({"$", "\\(", "\\)", "\\[", "\\]"})
+_LINK = "\\href, \\style and \\class are not drawn: a formula holds no links or styles"
+_DEFINES = "defines a command, which an LMS would typeset unchecked: write the formula out in full"
+# Commands that MathJax would obey and quizbank does not draw, each with the author's reason.
+_REFUSED = {
+    **dict.fromkeys(("\\href", "\\style", "\\class"), _LINK),
+    **{
+        name: f"{name} is not drawn: a formula holds no links or styles"
+        for name in [
+            r"\url",
+            r"\cssId",
+            r"\html",
+            r"\data",
+            r"\mmlToken",
+            r"\texttip",
+            r"\mathtip",
+            r"\toggle",
+            r"\htmlClass",
+            r"\htmlStyle",
+            r"\htmlId",
+            r"\htmlData",
+        ]
+    },
+    "\\unicode": "\\unicode is not drawn: write the character itself",
+    "\\require": "\\require loads an extension into an LMS's typesetting: delete it",
+    **{
+        name: f"{name} {_DEFINES}"
+        for name in [
+            r"\def",
+            r"\gdef",
+            r"\edef",
+            r"\xdef",
+            r"\let",
+            r"\newcommand",
+            r"\renewcommand",
+            r"\newenvironment",
+            r"\renewenvironment",
+            r"\DeclareMathOperator",
+        ]
+    },
+}
+# The arguments of commands that MathJax reads as text or as a colour (`t`, `c`), in order.
+_ARGUMENTS = {
+    **dict.fromkeys(
+        [
+            r"\text",
+            r"\textrm",
+            r"\textbf",
+            r"\textit",
+            r"\textmd",
+            r"\textnormal",
+            r"\textsf",
+            r"\texttt",
+            r"\textup",
+            r"\emph",
+            r"\mbox",
+            r"\hbox",
+            r"\fbox",
+            r"\tag",
+            r"\tag*",
+        ],
+        "t",
+    ),
+    "\\color": "c",
+    "\\textcolor": "c",
+    "\\colorbox": "ct",
+    "\\fcolorbox": "cct",
+}
+_COLOUR = re.compile(r"\s*(?:[A-Za-z]+|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})\s*")
+
+
+def _check_for_mathjax(tex: str) -> None:
+    """TeX that an LMS's MathJax would read otherwise than latex2mathml draws it: a formula
+    delimiter anywhere, a command inside a text argument (which latex2mathml writes as it is),
+    a command quizbank refuses, a colour that is not one."""
+    text_of: list[str] = []  # for each open group, the command whose text it is, or ""
+    command = ""  # the last command, whose arguments `awaited` lists by kind
+    awaited = ""
+    after = 0  # where that command, or its last argument, ended
+    for match in _TOKEN.finditer(tex):
+        token = match[0]
+        text = next((name for name in reversed(text_of) if name), "")
+        if token in _DELIMITERS:
+            if not text:
+                raise FormulaError(
+                    f"{token} starts or ends a formula where an LMS typesets formulas: it cannot "
+                    "be written inside one"
+                )
+            dollar = ", and \\$ for a dollar sign" if token == "$" else ""
+            raise FormulaError(
+                f"{text}{{…}} holds {token}, which starts a formula inside the text where an LMS "
+                f"typesets formulas: write the formula outside the {text}{{…}}{dollar}"
+            )
+        if token in _REFUSED:
+            raise FormulaError(_REFUSED[token])
+        if token == "{":
+            kind = ""
+            if awaited and not tex[after : match.start()].strip():
+                kind, awaited = awaited[0], awaited[1:]
+                if kind == "c":
+                    _check_colour(command, tex, match.end())
+            else:
+                awaited = ""
+            text_of.append(command if kind == "t" else text)
+        elif token == "}":
+            if text_of:
+                text_of.pop()
+            after = match.end()
+        elif text:
+            raise FormulaError(
+                f"{text}{{…}} holds {token}: a {text}{{…}} is words only where an LMS typesets "
+                f"formulas; write {token} outside it"
+            )
+        else:
+            command, awaited, after = token, _ARGUMENTS.get(token, ""), match.end()
+
+
+def _check_colour(command: str, tex: str, start: int) -> None:
+    """The colour argument that starts at `start` is a colour's name or #rgb, nothing more."""
+    end = tex.find("}", start)
+    colour = tex[start:end] if end >= 0 else tex[start:]
+    if not _COLOUR.fullmatch(colour):
+        raise FormulaError(
+            f"{command}'s colour {colour!r} is not a colour: write a name, as red, or #rgb, as #c00"
+        )
 
 
 def _parsed(written: str) -> etree._Element:

@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from quizbank.markup import mathjax_opener
 from quizbank.paths import Loc
 
 TextAt = tuple[Loc, str]
@@ -56,6 +57,17 @@ def _safe_text(text: str) -> str:
     raise ValueError("this text holds only spaces: write the text, or delete the key")
 
 
+def _no_formula_opener(text: str) -> str:
+    """No literal `\\(`, `\\[` or `$$` that an LMS would typeset as a formula unchecked."""
+    if opener := mathjax_opener(text):
+        raise ValueError(
+            f"the text shows {opener}, which an LMS that typesets formulas reads as the start of "
+            "one that quizbank never checked: write the formula as $…$, or the characters "
+            "inside `code`"
+        )
+    return text
+
+
 def _one_line(title: str) -> str:
     """A title is one line of inline text: it heads a page and names the quiz in every LMS."""
     if _BLOCK_START.search(title):
@@ -89,6 +101,7 @@ Text = Annotated[
     str,
     StringConstraints(min_length=1, max_length=20_000),
     AfterValidator(_safe_text),
+    AfterValidator(_no_formula_opener),
     Field(
         description="Markdown: emphasis, `code`, lists, links, images (`![alt](../images/x.svg)`)"
         " and formulas (`$…$`, `$$…$$`); raw HTML is shown as text."
@@ -99,6 +112,7 @@ Title = Annotated[
     StringConstraints(min_length=1, max_length=300),
     AfterValidator(_safe_text),
     AfterValidator(_one_line),
+    AfterValidator(_no_formula_opener),
     Field(description="One line of inline Markdown (images and formulas too)."),
 ]
 
@@ -193,6 +207,7 @@ Line = Annotated[
     StringConstraints(min_length=1, max_length=300),
     AfterValidator(_safe_text),
     AfterValidator(_one_line),
+    AfterValidator(_no_formula_opener),
     Field(description="One line of inline Markdown, shown as plain text in a drop-down."),
 ]
 WordCount = Annotated[int, Field(strict=True, ge=1, le=100_000)]
