@@ -78,6 +78,16 @@ class Image:
         return f"{path.stem}-{self.sha256[:8]}{path.suffix.lower()}"
 
     @property
+    def portable_name(self) -> str:
+        """`file_name` made a name any unzip tool and file system writes as it is, and any URI
+        holds: letters (any script's), digits, `-` and `_` of the name, at most 50, not
+        starting with `-` or `.` (`salt & pepper?.png` is `salt-pepper-1a2b3c4d.png`)."""
+        from slugify import slugify
+
+        stem = slugify(self.path.stem, allow_unicode=True, lowercase=False, max_length=50)
+        return f"{stem or 'image'}-{self.sha256[:8]}{self.path.suffix.lower()}"
+
+    @property
     def data_uri(self) -> str:
         return f"data:{self.media_type};base64,{base64.b64encode(self.data).decode('ascii')}"
 

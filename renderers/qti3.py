@@ -49,6 +49,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Literal
+from urllib.parse import quote
 
 from lxml import etree
 from pydantic import Field
@@ -133,7 +134,14 @@ def item_path(question_id: str) -> str:
 
 
 def image_path(image: Image) -> str:
-    return f"{IMAGES}/{image.file_name}"
+    """An image's entry in the zip, under a name any unzip tool writes as it is."""
+    return f"{IMAGES}/{image.portable_name}"
+
+
+def image_href(image: Image) -> str:
+    """An image's entry as a URI reference (`href`, `src`), percent-encoded: a name of letters
+    beyond ASCII is found by a player that decodes what it reads."""
+    return quote(image_path(image))
 
 
 def shown_images(texts: Iterable[str], images: Mapping[str, Image]) -> list[Image]:
@@ -299,7 +307,7 @@ def _manifest(
     ) + _dependencies(test_images)
     files = "".join(
         f'<resource identifier="{_image_identifier(image)}" type="webcontent" '
-        f'href="{attr(image_path(image))}"><file href="{attr(image_path(image))}"/></resource>'
+        f'href="{attr(image_href(image))}"><file href="{attr(image_href(image))}"/></resource>'
         for image in images.values()
     )
     lom = _lom(quiz_id, quiz)
@@ -320,7 +328,7 @@ def _manifest(
 
 
 def _addresses(images: Mapping[str, Image], prefix: str) -> dict[str, str]:
-    return {src: f"{prefix}{image_path(image)}" for src, image in images.items()}
+    return {src: f"{prefix}{image_href(image)}" for src, image in images.items()}
 
 
 class Qti3Renderer(Renderer[Qti3Options]):
