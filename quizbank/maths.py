@@ -319,11 +319,8 @@ def _parsed(written: str) -> etree._Element:
     parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
     try:
         root = etree.fromstring(written, parser)
-    except etree.XMLSyntaxError:
-        raise FormulaError(
-            "\\text{…} holds <, > or &, which cannot be written inside it: "
-            "write \\lt, \\gt or \\& outside the \\text{…}"
-        ) from None
+    except etree.XMLSyntaxError as exc:
+        raise FormulaError(_unwritable(written, exc)) from None
     for element in root.iter():
         name = etree.QName(element).localname
         if not isinstance(element.tag, str) or name not in _ELEMENTS:
@@ -350,6 +347,23 @@ def _parsed(written: str) -> etree._Element:
     return root
 
 
+def _unwritable(written: str, error: etree.XMLSyntaxError) -> str:
+    """Why latex2mathml wrote no XML: a raw `<`, `>` or `&` in a text, a stray `&`, or depth."""
+    if "depth" in error.msg:
+        return "the formula is nested too deeply"
+    opened = _OPENED.findall(written[: error.position[1]])
+    if "&" in written and (not opened or opened[-1] != "mtext"):
+        return (
+            "an & separates the columns of a matrix: outside \\begin{matrix}…\\end{matrix}, "
+            "write \\& for an ampersand"
+        )
+    return (
+        "\\text{…} holds <, > or &, which cannot be written inside it: "
+        "write \\lt, \\gt or \\& outside the \\text{…}"
+    )
+
+
+_OPENED = re.compile(r"<(m[a-z]+)[^<>]*>")
 _ACCENTS = {"^": "\u02c6", "~": "\u02dc"}
 
 

@@ -96,6 +96,26 @@ def test_tex_that_an_lms_would_read_otherwise_is_refused_for_its_cause(
 
 
 @pytest.mark.parametrize(
+    ("tex", "reason"),
+    [
+        (
+            "a & b",
+            "an & separates the columns of a matrix: outside \\begin{matrix}…\\end{matrix}, "
+            "write \\& for an ampersand",
+        ),
+        ("{" * 300 + "x" + "}" * 300, "the formula is nested too deeply"),
+        (
+            "\\text{a<b} + \\text{&}",
+            "\\text{…} holds <, > or &, which cannot be written inside it: "
+            "write \\lt, \\gt or \\& outside the \\text{…}",
+        ),
+    ],
+)
+def test_tex_that_is_no_mathml_is_refused_for_its_cause(tex: str, reason: str) -> None:
+    assert check_formula(tex) == reason
+
+
+@pytest.mark.parametrize(
     "tex",
     [
         "\\text{for all } x",
