@@ -90,6 +90,8 @@ class BuildResult:
     languages: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)  # for the user, not about content
+    # By language: the questions not translated yet, which that language's outputs leave out.
+    untranslated: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -201,6 +203,10 @@ def build(
         _JOB = None
         folder.close()
     result.quizzes = len(outcomes)
+    for summary in (s for outcome in outcomes for s in outcome.summaries if s.untranslated):
+        result.untranslated[summary.lang] = (
+            result.untranslated.get(summary.lang, 0) + summary.untranslated
+        )
     result.seconds = time.perf_counter() - started
     return result
 

@@ -237,6 +237,7 @@ class _Summary(_Strict):
     title: Annotated[str, StringConstraints(min_length=1, max_length=300)]
     level: Level
     question_count: Annotated[int, Field(ge=1, le=10_000)]
+    untranslated: Annotated[int, Field(ge=0, le=10_000)] = 0
 
 
 class _Entry(_Strict):

@@ -555,6 +555,7 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
             written=result.written,
             unchanged=result.reused,
             quizzes=result.quizzes,
+            untranslated=result.untranslated,
             output=str(args.output),
             open=None if result.report.has_errors else page,
         )
@@ -574,6 +575,11 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"into {args.output}{os.sep}{opening}"
         )
     )
+    for lang, count in sorted(result.untranslated.items()):
+        out.print(
+            f"{lang}: {_count(count, 'question')} not translated yet, left out of the {lang} "
+            "outputs (see the warnings)"
+        )
     return 0
 
 

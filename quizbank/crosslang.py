@@ -35,8 +35,12 @@ def reference_language(languages: Mapping[str, object]) -> str:
     return REFERENCE_LANGUAGE if REFERENCE_LANGUAGE in languages else min(languages)
 
 
-def check_translations(translations: Mapping[str, LoadedQuiz]) -> None:
-    """Compare each error-free translation with the reference one, reporting on the translation."""
+def check_translations(translations: Mapping[str, LoadedQuiz], *, strict: bool = False) -> None:
+    """Compare each error-free translation with the reference one, reporting on the translation.
+
+    A question the translation does not have yet is a warning (its language's outputs leave it
+    out), an error with `strict`; a question that disagrees with the reference is an error.
+    """
     valid = {lang: loaded for lang, loaded in translations.items() if loaded.ok}
     if len(valid) < 2:
         return
@@ -44,10 +48,17 @@ def check_translations(translations: Mapping[str, LoadedQuiz]) -> None:
     reference = valid[ref_lang]
     for lang, loaded in valid.items():
         if lang != ref_lang:
-            _compare(reference, loaded)
+            _compare(reference, loaded, lang, strict=strict)
 
 
-def _compare(reference: LoadedQuiz, other: LoadedQuiz) -> None:
+def untranslated(translations: Mapping[str, Quiz], lang: str) -> int:
+    """How many of the reference's questions the quiz in `lang` does not have yet."""
+    reference = translations[reference_language(translations)]
+    present = {question.id for question in translations[lang].questions}
+    return sum(question.id not in present for question in reference.questions)
+
+
+def _compare(reference: LoadedQuiz, other: LoadedQuiz, lang: str, *, strict: bool) -> None:
     ref_quiz, quiz = reference.quiz, other.quiz
     assert ref_quiz is not None and quiz is not None
     where = f"in {reference.display}"
@@ -59,9 +70,16 @@ def _compare(reference: LoadedQuiz, other: LoadedQuiz) -> None:
     index_of = {qid: index for index, qid in enumerate(ids)}
     for missing in [i for i in ref_ids if i not in index_of]:
         other.report(
-            f"question {missing!r} is missing: it is question {ref_index[missing] + 1} {where}",
+            f"question {missing!r} is not translated yet: it is question "
+            f"{ref_index[missing] + 1} {where}; "
+            + (
+                "--strict asks for every question in every language"
+                if strict
+                else f"the {lang} outputs leave it out until it is"
+            ),
             ("questions",),
             key=True,
+            severity=Severity.ERROR if strict else Severity.WARNING,
         )
     for index, extra in enumerate(ids):
         if extra not in ref_index:

@@ -84,10 +84,9 @@ def discover(paths: Iterable[Path]) -> Bank:
                 f"{group.files[lang]} and {file} are both quiz {file.stem!r} in {lang!r}"
             )
         group.files[lang] = file
-    languages = sorted(
-        {lang for g in groups.values() for lang in g.files if LANGUAGE_CODE.match(lang)}
-    )
-    return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), languages)
+    languages = {lang for g in groups.values() for lang in g.files if LANGUAGE_CODE.match(lang)}
+    languages.update(_languages_beside(files))
+    return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), sorted(languages))
 
 
 def content_folders(bank: Bank) -> list[Path]:
@@ -107,6 +106,32 @@ def _quiz_files_under(folder: Path) -> Iterator[Path]:
                 yield Path(parent, name)
 
 
+def _content_roots(files: Iterable[Path]) -> set[Path]:
+    """The content folders (holding the language folders) of quiz files in language folders."""
+    return {file.parent.parent for file in files if LANGUAGE_CODE.match(file.parent.name)}
+
+
+def _language_folders(root: Path) -> list[Path]:
+    """The language folders of a content folder."""
+    return [
+        entry
+        for entry in (root.iterdir() if root.is_dir() else ())
+        if LANGUAGE_CODE.match(entry.name) and entry.is_dir()
+    ]
+
+
+def _languages_beside(files: Iterable[Path]) -> set[str]:
+    """The languages of the content folders of `files` that hold a quiz file: a file given
+    alone is checked for the languages the whole folder would be (`--strict` then reports
+    its missing translation as a folder-wide run does)."""
+    return {
+        folder.name
+        for root in _content_roots(files)
+        for folder in _language_folders(root)
+        if any(name.endswith(SUFFIXES) for name in os.listdir(folder))
+    }
+
+
 def _translations_beside(files: Iterable[Path]) -> set[Path]:
     """The other languages' files of the same quizzes, in the language folders beside them."""
     found: set[Path] = set()
@@ -116,11 +141,7 @@ def _translations_beside(files: Iterable[Path]) -> set[Path]:
             continue
         root = file.parent.parent
         if root not in folders:
-            folders[root] = [
-                entry
-                for entry in (root.iterdir() if root.is_dir() else ())
-                if LANGUAGE_CODE.match(entry.name) and entry.is_dir()
-            ]
+            folders[root] = _language_folders(root)
         for folder in folders[root]:
             for suffix in SUFFIXES:
                 other = folder / f"{file.stem}{suffix}"
@@ -204,7 +225,7 @@ def check_quiz(
     load = partial(_load_one, max_image_bytes=max_image_bytes)
     found = parallel_map(load, paths, workers, isolated=True) if workers else map(load, paths)
     loaded = dict(zip(group.files, found, strict=True))
-    check_translations(loaded)
+    check_translations(loaded, strict=strict)
     check_freshness(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]

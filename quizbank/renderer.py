@@ -16,6 +16,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from quizbank.crosslang import untranslated
 from quizbank.images import Image
 from quizbank.markup import to_plain
 from quizbank.model import GAP, Cloze, Question, Quiz
@@ -65,12 +66,20 @@ class QuizSummary:
     title: str
     level: str
     question_count: int
+    untranslated: int = 0  # the reference's questions this language does not have yet
 
 
 def quiz_summaries(quiz: QuizTranslations) -> list[QuizSummary]:
     """What the bank's index says of a quiz in each language it is rendered in."""
     return [
-        QuizSummary(quiz.quiz_id, lang, content.title, str(content.level), len(content.questions))
+        QuizSummary(
+            quiz.quiz_id,
+            lang,
+            content.title,
+            str(content.level),
+            len(content.questions),
+            untranslated(quiz.by_lang, lang),
+        )
         for lang in quiz.languages
         for content in (quiz[lang],)
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -30,14 +31,85 @@ def test_answer_keys_differ(bank: Path, cli: Callable[..., Run]) -> None:
     ]
 
 
-def test_question_missing_in_one_language(bank: Path, cli: Callable[..., Run]) -> None:
-    path = bank / "ur" / f"{QUIZ}.yaml"
+def _leave_out(path: Path, question_id: str) -> None:
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(_question_block(path, "index-file"), ""), encoding="utf-8")
+    path.write_text(text.replace(_question_block(path, question_id), ""), encoding="utf-8")
+
+
+def test_a_question_not_translated_yet_is_a_warning(bank: Path, cli: Callable[..., Run]) -> None:
+    _leave_out(bank / "ur" / f"{QUIZ}.yaml", "index-file")
     run = cli("validate")
-    assert run.errors == [
-        f"{UR}:8:1: error: questions: question 'index-file' is missing: it is question 5 in {EN}"
+    assert run.code == 0
+    assert [line for line in run.lines if ": warning: " in line] == [
+        f"{UR}:8:1: warning: questions: question 'index-file' is not translated yet: it is "
+        f"question 5 in {EN}; the ur outputs leave it out until it is"
     ]
+
+
+def test_strict_makes_a_question_not_translated_yet_an_error(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    _leave_out(bank / "ur" / f"{QUIZ}.yaml", "index-file")
+    run = cli("validate", "--strict")
+    assert run.code == 1
+    assert run.errors == [
+        f"{UR}:8:1: error: questions: question 'index-file' is not translated yet: it is "
+        f"question 5 in {EN}; --strict asks for every question in every language"
+    ]
+
+
+def test_a_question_not_translated_yet_is_left_out_of_its_language_only(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    _leave_out(bank / "ur" / f"{QUIZ}.yaml", "index-file")
+    only_english = cli("build", "-l", "en", "-f", "json", "-o", "english")
+    assert only_english.code == 0, only_english.out
+    assert "not translated yet, left out" not in only_english.out
+
+    run = cli("build", "-f", "json", "-f", "html", "-o", "out")
+    assert run.code == 0, run.out
+    assert run.lines[-1] == (
+        "ur: 1 question not translated yet, left out of the ur outputs (see the warnings)"
+    )
+    ids = {
+        lang: [
+            q["id"]
+            for q in json.loads(Path("out/json", lang, f"{QUIZ}.json").read_text())["questions"]
+        ]
+        for lang in ("en", "ur")
+    }
+    assert "index-file" in ids["en"]
+    assert ids["ur"] == [qid for qid in ids["en"] if qid != "index-file"]
+    assert 'id="q-index-file"' not in Path("out/html/ur", f"{QUIZ}.html").read_text("utf-8")
+
+    as_json = json.loads(cli("build", "-f", "json", "-o", "out", "--output-format", "json").out)
+    assert as_json["untranslated"] == {"ur": 1}  # the same from the cache
+
+
+def test_status_counts_a_question_not_translated_yet_as_missing(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    _leave_out(bank / "ur" / f"{QUIZ}.yaml", "index-file")
+    rows = json.loads(cli("status", "--format", "json").out)["quizzes"]
+    assert [(row["lang"], row["missing"]) for row in rows] == [("en", 0), ("ur", 1)]
+
+
+def test_strict_on_one_file_checks_its_missing_translation_as_the_folder_run_does(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    (bank / "en" / "english-only.yaml").write_text(
+        (bank / "en" / f"{QUIZ}.yaml")
+        .read_text(encoding="utf-8")
+        .replace(f"id: {QUIZ}", "id: english-only", 1),
+        encoding="utf-8",
+    )
+    expected = (
+        "content/en/english-only.yaml:2:1: error: quiz 'english-only' has no 'ur' version "
+        "(ur/english-only.yaml)"
+    )
+    assert cli("validate", "--strict").errors == [expected]
+    alone = cli("validate", "--strict", "content/en/english-only.yaml")
+    assert (alone.code, alone.errors) == (1, [expected])
 
 
 def test_extra_question_in_one_language(bank: Path, cli: Callable[..., Run]) -> None:
