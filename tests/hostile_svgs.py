@@ -63,7 +63,7 @@ def hostile_svgs(base: str) -> list[Hostile]:
         ("utf32be-bom", "UTF-32", "utf-32-be", True),
         ("utf8-bom", "UTF-8", "utf-8", True),
     ):
-        text = ("\ufeff" if bom else "") + _entity_svg(url(f"{name}.svg"), encoding)
+        text = ("\ufeff" if bom else "") + _entity_svg(url(f"entity-{name}.svg"), encoding)
         add(f"entity-{name}", text.encode(codec), DTD)
     stylesheet = f'<?xml-stylesheet type="text/css" href="{url("stylesheet-utf16.svg")}"?>'
     add(
@@ -74,7 +74,9 @@ def hostile_svgs(base: str) -> list[Hostile]:
 
     # Item 2: CSS that fetches, plainly and through CSS escapes, in <style> and style="".
     def style(name: str, css: str, reason: str) -> None:
-        add(name, _utf8(f'<style>{css}</style><rect width="40" height="40"/>'), reason)
+        add(
+            name, _utf8(f'<style>{css}</style><rect width="40" height="40"/><text>x</text>'), reason
+        )
 
     def inline(name: str, css: str, reason: str) -> None:
         add(name, _utf8(f'<rect width="40" height="40" style="{css}"/>'), reason)
@@ -135,7 +137,7 @@ def hostile_svgs(base: str) -> list[Hostile]:
     add(
         "smil-animate-xlink-href",
         _utf8(
-            f'<image {target}><animate attributeName="xlink:href" dur="1s" fill="freeze" '
+            f'<image {target}><animate attributeName="xlink:href" dur="0.2s" fill="freeze" '
             f'values="#nothing;{u("smil-animate-xlink-href.svg")}"/></image>'
         ),
         "an <animate> that changes 'xlink:href'",
