@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 from quizbank.bank import bank_titles
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
@@ -53,6 +54,16 @@ class BuildRequest:
     jobs: int = 0
     force: bool = False  # write into a non-empty folder quizbank did not create
     max_image_bytes: int = MAX_IMAGE_BYTES
+
+
+class BuildProgress(Protocol):
+    """What follows a build quiz by quiz (a progress bar on a terminal)."""
+
+    def start(self, total: int) -> None:
+        """The build has found `total` quizzes."""
+
+    def advance(self) -> None:
+        """One more quiz is checked and rendered."""
 
 
 @dataclass(frozen=True)
@@ -156,11 +167,13 @@ def choose_languages(bank: Bank, wanted: Sequence[str]) -> list[str]:
 
 @tuned_gc()
 def build(
-    request: BuildRequest, registry: Registry, on_quiz: Callable[[], None] | None = None
+    request: BuildRequest, registry: Registry, progress: BuildProgress | None = None
 ) -> BuildResult:
     """Check and render the bank; write the outputs only when there is no error."""
     started = time.perf_counter()
     bank = discover(request.paths)
+    if progress:
+        progress.start(len(bank.groups))
     languages = choose_languages(bank, request.languages)
     renderers = plan_renderers(registry, request.formats, request.options, languages)
     check_output_folder(request.out_dir, request.paths, marker=CACHE_FILE, force=request.force)
@@ -190,8 +203,8 @@ def build(
         for outcome in _process_all(bank.groups, jobs):
             outcomes.append(outcome)
             result.report.extend(outcome.diagnostics)
-            if on_quiz:
-                on_quiz()
+            if progress:
+                progress.advance()
         if result.report.has_errors:
             return result
         _finish(_JOB, outcomes, result, request.paths)

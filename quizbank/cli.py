@@ -10,10 +10,10 @@ import re
 import shlex
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Literal, get_args, get_origin
 
 from rich.console import Console
 from rich.text import Text
@@ -41,6 +41,9 @@ from quizbank.project import (
 )
 from quizbank.registry import Registry, discover_renderers
 from quizbank.schema import authoring_schema_text
+
+if TYPE_CHECKING:  # imported by build alone, when it runs
+    from quizbank.build import BuildProgress
 
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 REPORT_FORMATS = ("text", "json", "github")
@@ -540,8 +543,8 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
         max_image_bytes=args.max_image_size,
     )
     if out.is_terminal and report_format == "text":
-        with _progress_bar(out) as advance:
-            result = build(request, registry, on_quiz=advance)
+        with _progress_bar(out) as progress:
+            result = build(request, registry, progress)
     else:
         result = build(request, registry)
     for warning in result.warnings:
@@ -584,10 +587,17 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 @contextmanager
-def _progress_bar(out: Console) -> Iterator[Callable[[], None]]:
-    """A bar of the quizzes built so far, on a terminal; yields the function that advances it."""
+def _progress_bar(out: Console) -> Iterator[BuildProgress]:
+    """A bar of the quizzes built so far out of those found, on a terminal."""
     # Imported here: rich.progress takes a noticeable part of a one-file rebuild to import.
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     progress = Progress(
         TextColumn("building"),
@@ -597,9 +607,19 @@ def _progress_bar(out: Console) -> Iterator[Callable[[], None]]:
         console=out,
         transient=True,
     )
+
+    class Bar:
+        task: TaskID | None = None
+
+        def start(self, total: int) -> None:
+            self.task = progress.add_task("build", total=total)
+
+        def advance(self) -> None:
+            if self.task is not None:
+                progress.advance(self.task)
+
     with progress:
-        task = progress.add_task("build", total=None)
-        yield lambda: progress.advance(task)
+        yield Bar()
 
 
 def _new(args: argparse.Namespace, out: Console) -> int:

@@ -21,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path, PurePosixPath
 
 from quizbank.errors import QuizbankError
+from quizbank.model import LANGUAGE_CODE
 
 STAGING_PREFIX = ".quizbank-staging-"
 JOURNAL = ".quizbank-journal.json"
@@ -60,13 +61,7 @@ class OutputFolder:
         if not self.out_dir.exists():
             self.out_dir.mkdir(parents=True)
             self.created = True
-        self._lock = os.open(self.out_dir / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputError(
-                f"another quizbank build is writing into {self.out_dir}; wait for it to finish"
-            ) from None
+        self._lock = _locked(self.out_dir / LOCK)
         self._repair()
         self.staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out_dir))
 
@@ -110,10 +105,10 @@ class OutputFolder:
             shutil.rmtree(self.staging, ignore_errors=True)
             self.staging = None
         if self._lock is not None:
+            (self.out_dir / LOCK).unlink(missing_ok=True)  # while still holding it
             os.close(self._lock)
             self._lock = None
         if self.created and not self.committed:
-            (self.out_dir / LOCK).unlink(missing_ok=True)
             with suppress(OSError):  # not empty: something else was put there meanwhile
                 self.out_dir.rmdir()
 
@@ -238,6 +233,34 @@ def write_atomic(path: Path, content: bytes) -> None:
         raise
 
 
+def _content_folder(source: Path) -> Path:
+    """The content folder (which holds the language folders) of a path given to build."""
+    if LANGUAGE_CODE.match(source.name if source.is_dir() else source.parent.name):
+        return source.parent if source.is_dir() else source.parent.parent
+    return source if source.is_dir() else source.parent
+
+
+def _locked(path: Path) -> int:
+    """The lock file at `path`, created and locked for this build alone.
+
+    The file is removed when the build ends; a build that opened it just before then would
+    hold a lock on a removed file, so the lock counts only while the path is still that file.
+    """
+    while True:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(descriptor)
+            raise OutputError(
+                f"another quizbank build is writing into {path.parent}; wait for it to finish"
+            ) from None
+        with suppress(FileNotFoundError):
+            if os.stat(path, follow_symlinks=False).st_ino == os.fstat(descriptor).st_ino:
+                return descriptor
+        os.close(descriptor)  # removed by the build that just ended: lock the new one
+
+
 def check_output_folder(
     out_dir: Path, inputs: Iterable[Path], *, marker: str, force: bool = False
 ) -> None:
@@ -256,6 +279,12 @@ def check_output_folder(
             raise OutputError(
                 f"{shown} holds the content being built ({source}); choose an output folder "
                 "of its own, such as dist/"
+            )
+        content = _content_folder(source)
+        if resolved.is_relative_to(content.resolve()):
+            raise OutputError(
+                f"{shown} is inside the content folder {content}: the next build would read it "
+                "as content; choose an output folder beside it, such as dist/"
             )
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"{shown} is not a folder; choose a folder such as dist/")

@@ -121,6 +121,26 @@ def test_careless_output_folders_are_refused(
     assert _files(bank.parent) == before
 
 
+@pytest.mark.parametrize("target", ["content/exports", "content/en/out", "content/../content/x"])
+def test_an_output_folder_inside_the_content_folder_is_refused(
+    bank: Path, cli: Callable[..., Run], target: str
+) -> None:
+    before = _files(bank.parent)
+    run = cli("build", "-o", target)
+    assert run.code == 1
+    assert f"{target} is inside the content folder content" in run.err
+    assert "the next build would read it as content" in run.err
+    assert _files(bank.parent) == before
+    alone = cli("build", "content/en", "-o", target)  # a language folder given: the same
+    assert alone.code == 1 and "is inside the content folder" in alone.err
+
+
+def test_no_lock_file_is_left_after_a_build(bank: Path, cli: Callable[..., Run]) -> None:
+    assert cli("build", "-f", "json", "-o", "out").code == 0
+    assert sorted(p.name for p in Path("out").iterdir()) == [".quizbank-cache.json", "json"]
+    assert cli("build", "-f", "json", "-o", "out").code == 0  # and the next build still locks
+
+
 def test_a_folder_quizbank_did_not_make_is_refused_unless_forced(
     bank: Path, cli: Callable[..., Run]
 ) -> None:

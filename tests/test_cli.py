@@ -72,6 +72,7 @@ def test_build_on_a_terminal_shows_progress_then_the_summary(bank: Path, tmp_pat
     )
     assert done.returncode == 0, done.stderr
     assert "building" in done.stdout  # the transient bar, drawn then erased
+    assert "1/1" in done.stdout and "/?" not in done.stdout  # it knows its total
     assert "wrote 3 files for 1 quiz in 2 languages" in done.stdout
     assert f"into {out}{os.sep}" in done.stdout
     assert json.loads((out / "json" / "ur" / f"{QUIZ}.json").read_text(encoding="utf-8"))
