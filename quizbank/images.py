@@ -402,8 +402,11 @@ def _fetched_by_css(css: str) -> tuple[str, str] | None:
     as how (`url(…)`) and what (` ('the address')`, or nothing)."""
     import tinycss2  # type: ignore[import-untyped]  # imported only by a bank that has SVGs
 
-    if "(" not in css and "@" not in css:
-        return None  # no function, no rule (escapes make neither): coordinates, colours, names
+    lowered = css.lower()
+    if "@" not in css and not (
+        "(" in css and ("\\" in css or any(name in lowered for name in _FETCHING))
+    ):
+        return None  # no rule, no function that fetches, no escape that could spell one
     pending = list(reversed(tinycss2.parse_component_value_list(css)))  # a stack, first on top
     while pending:
         token = pending.pop()
