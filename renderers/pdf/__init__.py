@@ -1,0 +1,77 @@
+"""The `pdf` format: paper exams and their keys, set by Typst.
+
+For each quiz and language: `<lang>/<quiz-id>.pdf` (the exam: title, the quiz's details, the
+instructions in the language, every question with room to answer, no answers) and
+`<lang>/<quiz-id>-key.pdf` (each question's answer, points and explanation). With
+`-O pdf.forms=3`, forms A, B and C (`<quiz-id>-A.pdf`, `<quiz-id>-A-key.pdf`, …), each in its
+own order (`forms.py`). `document.py` says what a PDF holds, one function per question type;
+`content.py` turns Markdown into nodes; `exam.typ` draws them; `engine.py` runs Typst.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
+
+from .content import Images
+from .document import Paper, document
+from .engine import compile_pdf
+from .forms import MAX_FORMS, Form, forms
+from .strings import Words
+
+
+class PdfOptions(RendererOptions):
+    """Options of the `pdf` renderer (`-O pdf.forms=3`)."""
+
+    forms: int = Field(
+        1,
+        ge=1,
+        le=MAX_FORMS,
+        description="How many forms (A, B, C…) to write, each in its own order with its own "
+        "key; 1 writes one exam in the author's order.",
+    )
+    answer_sheet: bool = Field(
+        False, description="Add a page of answer bubbles for the choice questions."
+    )
+    paper: Literal["a4", "letter"] = Field("a4", description="The paper size: a4 or letter.")
+
+
+class PdfRenderer(Renderer[PdfOptions]):
+    """Paper exams and keys: `<lang>/<quiz-id>.pdf` and `<lang>/<quiz-id>-key.pdf`."""
+
+    name: ClassVar[str] = "pdf"
+    description: ClassVar[str] = (
+        "Paper exams and their answer keys (PDF), optionally in several forms."
+    )
+    extension: ClassVar[str] = "pdf"
+    Options: ClassVar[type[RendererOptions]] = PdfOptions
+
+    def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
+        for lang in quiz.languages:
+            for form in forms(quiz.quiz_id, self.options.forms):
+                stem = quiz.quiz_id if form.letter is None else f"{quiz.quiz_id}-{form.letter}"
+                for key, name in ((False, stem), (True, f"{stem}-key")):
+                    data, images = self._document(quiz, lang, form, key=key)
+                    content = compile_pdf(data, images, self.options.paper)
+                    yield OutputFile(PurePosixPath(lang, f"{name}.pdf"), content)
+
+    def render(self, quiz: QuizTranslations, lang: str) -> str:
+        """The data the template sets as the exam (JSON): what the PDF says, for inspection."""
+        data, _ = self._document(quiz, lang, forms(quiz.quiz_id, 1)[0], key=False)
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+    def _document(
+        self, quiz: QuizTranslations, lang: str, form: Form, *, key: bool
+    ) -> tuple[dict[str, object], dict[str, bytes]]:
+        paper = Paper(lang, Words(lang), Images(quiz.images_of(lang)), form)
+        data = document(quiz[lang], paper, key=key, sheet=self.options.answer_sheet)
+        return data, paper.images.files
+
+
+__all__ = ["PdfOptions", "PdfRenderer"]
