@@ -133,7 +133,8 @@ examples:
 """
 
 _FORMATS_HELP = """\
-List the renderers found, built-in and plug-in, with their options and defaults.
+List the renderers found, built-in and plug-in, with their options and defaults. An option is
+set on build's command line as -O FORMAT.OPTION=VALUE, for example -O html.shuffle=true.
 
 example:
   quizbank formats
@@ -308,12 +309,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"quiz files or folders (default: {DEFAULT_CONTENT}/)",
     )
     status.add_argument(
-        "--format",
         "--output-format",
-        dest="output_format",
         choices=("text", "json"),
-        default="text",
+        default=None,
         help="a table for people, or json (default: text)",
+    )
+    status.add_argument(
+        "--format", dest="old_report", choices=("text", "json"), help=argparse.SUPPRESS
     )
 
     formats = _command(commands, "formats", "list the renderers found, built-in and plug-in")
@@ -353,8 +355,14 @@ def _add_source_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help=f"quiz files or folders (default: {DEFAULT_CONTENT}/)",
     )
+    refused = (
+        "a quiz or a question missing in a language, and placeholder text that `quizbank new` "
+        "or `quizbank import` wrote"
+    )
+    if parser.prog.endswith(" build"):
+        refused += ", and a loss of a format (what it cannot carry) that bank.yaml does not accept"
     parser.add_argument(
-        "--strict", action="store_true", help="a quiz missing in a language is an error"
+        "--strict", action="store_true", help=f"make errors of these warnings: {refused}"
     )
     parser.add_argument(
         "--max-image-size",
@@ -398,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "translated":
             return _translated(args, out)
         if args.command == "status":
-            return _status(args, out)
+            return _status(args, out, err)
         if args.command == "formats":
             return _formats(out, err)
         out.file.write(authoring_schema_text())
@@ -678,12 +686,13 @@ def _translated(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def _status(args: argparse.Namespace, out: Console) -> int:
+def _status(args: argparse.Namespace, out: Console, err: Console) -> int:
     from quizbank.freshness import COUNTS, bank_status, totals
 
+    report_format = _report_format(args, err)
     rows = bank_status(args.paths or [DEFAULT_CONTENT])
     sums = totals(rows)
-    if args.output_format == "json":
+    if report_format == "json":
         payload = {"quizzes": [row.as_json() for row in rows], "totals": sums}
         out.file.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
         return 0
@@ -716,10 +725,14 @@ def _formats(out: Console, err: Console) -> int:
             Text.assemble((entry.name, "bold"), f"  {entry.cls.description}  ({entry.origin})")
         )
         for name, info in entry.cls.Options.model_fields.items():
-            value = "VALUE" if info.is_required() else _option_text(info.default)
+            default = "required" if info.is_required() else f"default {_option_text(info.default)}"
             choices = get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
             one_of = f" (one of: {', '.join(map(_option_text, choices))})" if choices else ""
-            out.print(f"    -O {name}={value}  {info.description or ''}{one_of}")
+            out.print(f"    {name} ({default}): {info.description or ''}{one_of}")
+    out.print(
+        "\nset an option on build's command line: -O FORMAT.OPTION=VALUE, "
+        "such as -O html.shuffle=true"
+    )
     return 0
 
 

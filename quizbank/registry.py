@@ -146,9 +146,16 @@ def split_options(
         if not dot and len(targets) > 1:
             forms = " or ".join(f"-O {e.name}.{option}={value}" for e in targets)
             raise UsageError(
-                f"-O {pair}: {', '.join(e.name for e in targets)} all have the option "
+                f"-O {pair}: {_all_of([e.name for e in targets])} the option "
                 f"{option!r}; say which one with {forms}"
             )
         for entry in targets:
             assigned[entry.name][option] = value
     return assigned
+
+
+def _all_of(names: list[str]) -> str:
+    """`html and moodle both have`, or `html, moodle and qti3 all have`."""
+    if len(names) == 2:
+        return f"{names[0]} and {names[1]} both have"
+    return f"{', '.join(names[:-1])} and {names[-1]} all have"

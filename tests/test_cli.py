@@ -158,7 +158,7 @@ def test_a_bare_option_several_chosen_formats_have_is_a_usage_error(
     run = cli("build", "-o", tmp_path / "out", "-O", "shuffle=true")
     assert run.code == 2
     assert run.err.strip() == (
-        "quizbank: usage error: -O shuffle=true: html, moodle all have the option 'shuffle'; "
+        "quizbank: usage error: -O shuffle=true: html and moodle both have the option 'shuffle'; "
         "say which one with -O html.shuffle=true or -O moodle.shuffle=true"
     )
     assert not (tmp_path / "out").exists()
@@ -193,5 +193,41 @@ def test_the_json_report_is_json_even_when_the_run_fails_before_checking(
 
 def test_formats_lists_an_option_s_choices_as_they_are_typed(cli: Callable[..., Run]) -> None:
     run = cli("formats")
-    (line,) = [line for line in run.lines if "-O multilang=" in line]
+    (line,) = [line for line in run.lines if line.strip().startswith("multilang ")]
     assert line.endswith("(one of: false, true, spans, mlang2)")
+
+
+def test_formats_shows_each_option_with_its_default_as_a_default(cli: Callable[..., Run]) -> None:
+    run = cli("formats")
+    assert "    shuffle (default false): Shuffle the options of every question" in run.out
+    assert "    numbering (default abc): How Moodle numbers the options" in run.out
+    assert "-O html.shuffle=true" in run.out  # how an option is set, once, with a real one
+    assert not [line for line in run.lines if line.strip().startswith("-O ") and "=" in line]
+
+
+def test_status_takes_output_format_like_validate_and_build(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    new = cli("status", "--output-format", "json")
+    assert new.code == 0 and json.loads(new.out)["quizzes"]
+    old = cli("status", "--format", "json")
+    assert json.loads(old.out) == json.loads(new.out)
+    assert old.err.strip() == "quizbank: warning: --format is now --output-format for reports"
+
+
+def test_strict_help_says_everything_it_refuses(cli: Callable[..., Run]) -> None:
+    for command, extra in (("validate", ()), ("build", ("a loss of a format",))):
+        shown = " ".join(_help(command).split())
+        for refused in ("a quiz or a question missing in a language", "placeholder", *extra):
+            assert refused in shown, (command, refused)
+
+
+def _help(command: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbank", command, "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    return done.stdout

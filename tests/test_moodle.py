@@ -706,8 +706,8 @@ def test_multilang_true_is_the_spans() -> None:
 
 def test_formats_lists_the_multilang_syntaxes(cli: Callable[..., Any]) -> None:
     run = cli("formats")
-    (line,) = [line for line in run.lines if "-O multilang=" in line]
-    assert line.strip().startswith("-O multilang=false ")
+    (line,) = [line for line in run.lines if line.strip().startswith("multilang ")]
+    assert line.strip().startswith("multilang (default false): ")
     assert "true or spans" in line and "mlang2" in line
 
 
