@@ -26,6 +26,7 @@ from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz
 from quizbank.model import Question, Quiz, question_texts
 from quizbank.paths import ITEM_NAMES, Loc
+from quizbank.placeholders import find_placeholders
 from quizbank.yamlsource import child_node, decode, load_document, read_bytes
 
 SOURCE_KEY = "source"
@@ -335,13 +336,14 @@ class LanguageStatus:
     stale: int | None = None
     unmarked: int | None = None
     untranslated: int = 0
+    placeholders: int = 0  # texts `quizbank new` or `import` wrote for the author to replace
     errors: int = 0
 
     def as_json(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 
-COUNTS = ("questions", "missing", "stale", "unmarked", "untranslated", "errors")
+COUNTS = ("questions", "missing", "stale", "unmarked", "untranslated", "placeholders", "errors")
 _UNTRANSLATED = "looks untranslated"
 
 
@@ -373,6 +375,7 @@ def bank_status(paths: Sequence[Path]) -> list[LanguageStatus]:
             if quiz is None:
                 continue
             row.questions = len(quiz.questions)
+            row.placeholders = sum(1 for _ in find_placeholders(quiz, lang))
             if row.reference:
                 row.missing = row.stale = row.unmarked = 0
                 continue

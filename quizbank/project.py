@@ -17,6 +17,7 @@ from quizbank.images import MAX_IMAGE_BYTES, Image, content_folder
 from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import LANGUAGE_CODE, Quiz
 from quizbank.parallel import parallel_map
+from quizbank.placeholders import check_placeholders
 
 SUFFIXES = (".yaml", ".yml")
 DEFAULT_CONTENT = Path("content")
@@ -228,6 +229,8 @@ def check_quiz(
     check_translations(loaded, strict=strict)
     check_freshness(loaded)
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
+    for lang, item in loaded.items():
+        check_placeholders(item, lang, strict=strict)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
     digests = {lang: item.digest for lang, item in loaded.items()}
     return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, digests, loaded)

@@ -3,7 +3,6 @@ validates as it is written."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,15 +10,13 @@ from pathlib import Path
 from quizbank.diagnostics import display_path, printable
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN
+from quizbank.placeholders import NEW_TITLES, filled_template, template_for
 from quizbank.project import SUFFIXES
 from quizbank.scripts import looks_untranslated, script_for
 
-TEMPLATES = Path(__file__).with_name("templates")
 DEFAULT_LANGUAGES = ("en", "ur")
 MAX_ID = 64  # as the model's slugs
 MAX_TITLE = 300  # as the model's titles
-# A title the template's own language can be given without the author typing one.
-_DEFAULT_TITLES = {"ur": "نیا کوئز"}
 _CODE_FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
 
 
@@ -71,9 +68,8 @@ def new_quiz(
     written: list[NewFile] = []
     try:
         for lang, target in targets.items():
-            base = lang.split("-")[0]
-            own = (TEMPLATES / f"quiz.{base}.yaml").is_file()
-            template = base if own else "en"
+            own = template_for(lang)
+            template = own or "en"
             script = script_for(lang)
             # A title not in this language's script would fail as untranslated: the file keeps
             # its placeholder, so that it validates as it is.
@@ -85,7 +81,7 @@ def new_quiz(
             else:
                 note = ""
             chosen = title if title and not foreign else _default_title(quiz_id, template)
-            text = _fill(template, quiz_id, lang, chosen)
+            text = filled_template(template, quiz_id, lang, chosen)
             target.parent.mkdir(parents=True, exist_ok=True)
             with target.open("x", encoding="utf-8", newline="\n") as file:  # never replaces
                 file.write(text)
@@ -119,12 +115,4 @@ def _check_title(title: str) -> None:
 
 def _default_title(quiz_id: str, template: str) -> str:
     """`checkpoint-basics` becomes "Checkpoint basics" (in Urdu, a placeholder in Urdu)."""
-    return _DEFAULT_TITLES.get(template) or quiz_id.replace("-", " ").capitalize()
-
-
-def _fill(template: str, quiz_id: str, lang: str, title: str) -> str:
-    text = (TEMPLATES / f"quiz.{template}.yaml").read_text(encoding="utf-8")
-    # A title goes in double quotes, escaped as JSON (a subset of YAML's double-quoted
-    # scalars), so that `a: b # c` or a leading `*` stays text.
-    quoted = json.dumps(title, ensure_ascii=False)
-    return text.replace("{{id}}", quiz_id).replace("{{lang}}", lang).replace("{{title}}", quoted)
+    return NEW_TITLES.get(template) or quiz_id.replace("-", " ").capitalize()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import QUIZ, Run
+from conftest import QUIZ, Run, edit, line_of
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/quiz.schema.json"
 NINE_TYPES = {
@@ -53,9 +53,47 @@ def test_a_new_pair_validates_at_once_with_every_type(empty: Path, cli: Callable
         questions = quiz["questions"]
         assert isinstance(questions, list)
         assert {q["type"] for q in questions} == NINE_TYPES and len(questions) == 9
-    checked = cli("validate", "--strict", "content/en/checkpoint-basics.yaml")
+    checked = cli("validate", "content/en/checkpoint-basics.yaml")
     assert checked.code == 0
-    assert checked.lines == ["0 errors, 0 warnings in 2 files"]
+    assert checked.lines[-1] == "0 errors, 21 warnings in 2 files"  # its placeholders
+
+
+def test_every_placeholder_of_a_new_quiz_is_a_warning_at_its_line_and_strict_refuses_it(
+    empty: Path, cli: Callable[..., Run]
+) -> None:
+    assert cli("new", "checkpoint-basics").code == 0
+    urdu = empty / "content" / "ur" / "checkpoint-basics.yaml"
+    title_line = line_of(urdu, "title: ")
+    run = cli("validate", "--strict", "content/en/checkpoint-basics.yaml")
+    assert run.code == 1
+    assert (
+        f"content/ur/checkpoint-basics.yaml:{title_line}:8: error: title: placeholder text from "
+        "`quizbank new`: write the title"
+    ) in run.errors
+    english = empty / "content" / "en" / "checkpoint-basics.yaml"
+    first = line_of(english, "- id: pick-one")
+    assert (
+        f"content/en/checkpoint-basics.yaml:{first}:5: error: question 1 (pick-one): an example "
+        "question from `quizbank new`: replace it with your own question, or delete it"
+    ) in run.errors
+    assert len(run.errors) == 21
+    rows = yaml.safe_load(cli("status", "--output-format", "json").out)["quizzes"]
+    assert [(row["lang"], row["placeholders"]) for row in rows] == [("en", 10), ("ur", 11)]
+
+
+def test_an_example_question_rewritten_in_part_warns_of_what_is_left(
+    empty: Path, cli: Callable[..., Run]
+) -> None:
+    assert cli("new", "solo", "--lang", "en", "--title", "Solo").code == 0
+    english = empty / "content" / "en" / "solo.yaml"
+    edit(english, "prompt: Which file holds the shard index?", "prompt: Where is the index?")
+    line = line_of(english, "explanation: The index file maps")
+    run = cli("validate")
+    assert (
+        f"content/en/solo.yaml:{line}:18: warning: question 1 (pick-one), explanation: "
+        "placeholder text from `quizbank new`: write the explanation"
+    ) in run.lines
+    assert not [w for w in run.lines if "question 1 (pick-one): an example" in w]
 
 
 def test_it_writes_every_language_folder_there_is(bank: Path, cli: Callable[..., Run]) -> None:
@@ -77,7 +115,7 @@ def test_lang_en_only(empty: Path, cli: Callable[..., Run]) -> None:
         "content/en/solo.yaml"
     ]
     assert _loaded(empty / "content" / "en" / "solo.yaml")["title"] == "Solo"
-    assert cli("validate").lines == ["0 errors, 0 warnings in 1 file"]
+    assert cli("validate").lines[-1] == "0 errors, 10 warnings in 1 file"
 
 
 def test_it_writes_into_the_content_folder_given(tmp_path: Path, cli: Callable[..., Run]) -> None:
@@ -116,7 +154,11 @@ def test_an_english_title_leaves_the_urdu_placeholder_and_says_so(
     ]
     assert _loaded(empty / "content" / "en" / "titled.yaml")["title"] == "Checkpoint basics"
     assert _loaded(empty / "content" / "ur" / "titled.yaml")["title"] == "نیا کوئز"
-    assert cli("validate").lines == ["0 errors, 0 warnings in 2 files"]
+    warnings = [line for line in cli("validate").lines if "title: placeholder" in line]
+    assert warnings == [
+        "content/ur/titled.yaml:9:8: warning: title: placeholder text from `quizbank new`: "
+        "write the title"
+    ]
     urdu = cli("new", "urdu-title", "--title", "چیک پوائنٹ کی بنیادی باتیں")
     assert urdu.code == 0 and "placeholder" not in urdu.out
     for lang in ("en", "ur"):
