@@ -136,8 +136,9 @@ NUMPY_GLOBALS: list[Any] = [
 
 
 @claim(
-    "reseed-resume: loaded inside torch.serialization.safe_globals([...]) (the globals the "
-    "errors name), NumPy's RNG state loads and restores the same random numbers"
+    "reseed-resume, load-default: loaded inside torch.serialization.safe_globals([...]) (the "
+    "globals the errors name), or after add_safe_globals([...]), NumPy's RNG state loads and "
+    "restores the same random numbers"
 )
 def _numpy_state_safe_globals(tmp: Path) -> None:
     np.random.seed(7)
@@ -147,6 +148,9 @@ def _numpy_state_safe_globals(tmp: Path) -> None:
     with torch.serialization.safe_globals(NUMPY_GLOBALS):
         state = save_and_load(tmp, {"numpy_rng": saved})["numpy_rng"]
     np.random.set_state(state)
+    assert np.array_equal(np.random.random(3), expected)
+    torch.serialization.add_safe_globals(NUMPY_GLOBALS)  # for the rest of this process
+    np.random.set_state(save_and_load(tmp, {"numpy_rng": saved})["numpy_rng"])
     assert np.array_equal(np.random.random(3), expected)
 
 
