@@ -11,7 +11,7 @@ import pytest
 from conftest import CONTENT, QUIZ
 
 from quizbank.loader import load_quiz
-from quizbank.markup import find_formulas, find_images
+from quizbank.markup import find_formulas, find_images, to_html
 from quizbank.model import (
     QUESTION_MODELS,
     ChoiceGap,
@@ -396,3 +396,12 @@ def test_second_quiz_shows_a_diagram_and_formulas(lang: str) -> None:
     formulas = [tex for text in texts for tex, _ in find_formulas(text)]
     assert any("\\times" in tex and "12" in tex for tex in formulas), formulas
     assert any("\\lceil" in tex and "\\frac{S}{B}" in tex for tex in formulas), formulas
+
+
+@pytest.mark.parametrize(
+    "term", ["ان پکل", "اسٹیپ کاؤنٹر", "ای میل", "ری شارڈنگ", "مائیکرو بیچ", "لاس اسکیل"]
+)
+def test_terms_a_line_split_in_the_review_are_kept_on_one_line(term: str) -> None:
+    """At 375 px these split (ان / پکل reads "these / pickle"): the HTML joins them."""
+    html = to_html(f"یہ {term}وں کا ہے", "ur", inline=True)
+    assert term.replace(" ", "\u00a0") in html, html

@@ -151,7 +151,7 @@ def test_a_language_without_a_catalog_gets_the_english_strings() -> None:
 
 
 def test_level_names_and_numbers() -> None:
-    assert level_name(Level.INTERMEDIATE, "ur") == "درمیانی"
+    assert level_name(Level.INTERMEDIATE, "ur") == "درمیانی سطح"
     assert level_name(Level.BEGINNER, "en") == "Beginner"
     assert format_number(1234, "en") == "1,234"
     assert format_number(8, "ur") == "8"  # Babel's default numbering for ur is Latin digits
@@ -160,13 +160,25 @@ def test_level_names_and_numbers() -> None:
 
 def test_urdu_interface_strings_follow_the_glossary() -> None:
     # ../shared/URDU.md: verdicts differ from the True/False options; "answer key" is not the
-    # calque جوابی کلید; "advanced" names a level, not "superior".
+    # calque جوابی کلید; the three levels are parallel badges, and "advanced" names a level, not
+    # "superior"; a model answer is نمونہ جواب, not "the sample's answer" (review 3, U2-U5).
     ur = gettext_for("ur")
     assert (ur("True"), ur("False")) == ("درست", "غلط")
     assert (ur("Correct"), ur("Incorrect")) == ("درست جواب", "غلط جواب")
     assert {ur("Correct"), ur("Incorrect")}.isdisjoint({ur("True"), ur("False")})
     assert ur("Answer key") == "درست جوابات"
-    assert [level_name(level, "ur") for level in Level] == ["ابتدائی", "درمیانی", "اعلیٰ سطح"]
+    assert [level_name(level, "ur") for level in Level] == [
+        "ابتدائی سطح",
+        "درمیانی سطح",
+        "اعلیٰ سطح",
+    ]
+    assert ur("Model answer") == "نمونہ جواب"
+    assert ur("Write the letter of each item's match.") == (
+        "ہر جزو کے سامنے اس کے درست جوڑ کا حرف لکھیں۔"  # noqa: RUF001 - Urdu full stop
+    )
+    # the star matches digits or nothing too, not only letters (حروف)
+    star = ur("%(star)s stands for any run of characters.")
+    assert "حروف ہو سکتے" not in star and "کچھ بھی" in star
 
 
 @pytest.mark.parametrize("lang", ["en", "ur"])

@@ -186,7 +186,7 @@ def test_title_questions_and_answer_key(quiz_name: str, request: pytest.FixtureR
 
 @pytest.mark.parametrize(
     ("quiz_name", "line"),
-    [("english", "Intermediate · 8 questions"), ("urdu", "درمیانی · 8 سوالات")],
+    [("english", "Intermediate · 8 questions"), ("urdu", "درمیانی سطح · 8 سوالات")],
 )
 def test_level_and_question_count_line(
     quiz_name: str, line: str, request: pytest.FixtureRequest
@@ -206,7 +206,7 @@ def test_one_question_is_singular_and_strings_follow_the_language() -> None:
         "explanation": "آسمان نیلا ہے",
     }
     lines = _render(_quiz("ur", "عنوان", "تفصیل", [statement])).splitlines()
-    assert "ابتدائی · 1 سوال" in lines
+    assert "ابتدائی سطح · 1 سوال" in lines
     question = lines.index("## 1. آسمان سبز ہے؟")
     # Urdu letters, which no host reads as a left-to-right "A." list (../shared/URDU.md)
     assert lines[question + 2 : question + 4] == ["- **(الف)** درست", "- **(ب)** غلط"]

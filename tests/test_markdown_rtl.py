@@ -79,7 +79,7 @@ def test_urdu_page_isolates_code_and_latin_runs() -> None:
         '<div dir="rtl" lang="ur">\n\n'
         "# ⟨PyTorch⟩ چیک پوائنٹس\n\n"
         f"شارڈز اور ⟨`safetensors`⟩{STOP}\n\n"
-        "ابتدائی · 1 سوال\n\n"
+        "ابتدائی سطح · 1 سوال\n\n"
         "## 1. تربیت جاری رکھنے کے لیے ⟨`state_dict()`⟩ محفوظ کرنا ضروری ہے؟\n\n"
         f"- **(الف)** ہر نوڈ پر ⟨8 GPUs⟩ اور ⟨CUDA-12⟩ ہیں{STOP}\n"
         "- **(ب)** صرف ویٹس\n\n"

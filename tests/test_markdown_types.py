@@ -258,7 +258,7 @@ def test_essay_has_word_limits_and_lines_and_never_the_grader_info(every_type: Q
     assert limits == (["*5 سے 200 الفاظ*"] if every_type.lang == "ur" else ["*5 to 200 words*"])
     assert sum(t.type == "hr" for t in section) == 15  # lines to write on
     heading, _ = _section(tokens, "h3", "9.")
-    assert heading == ("9. نمونے کا جواب" if every_type.lang == "ur" else "9. Model answer")
+    assert heading == ("9. نمونہ جواب" if every_type.lang == "ur" else "9. Model answer")
 
 
 def test_answers_false_leaves_every_key_out(every_type: Quiz) -> None:
