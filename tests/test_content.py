@@ -348,7 +348,7 @@ def test_urdu_short_answers_accept_what_an_arabic_keyboard_types(
 CHECKED_CLAIMS = {
     "load-default": ["`torch.serialization.safe_globals()`"],
     "reseed-resume": ["`numpy.random.get_state()`", "`torch.serialization.safe_globals([...])`"],
-    "preemptible-scheme": ["`torch.serialization.safe_globals()`"],
+    "preemptible-scheme": ["`torch.serialization.safe_globals()`", "`get_state_dict()`"],
     "dcp-load": ["`get_state_dict()`", "`set_state_dict()`"],
     "atomic-save": ["`os.fsync(f.fileno())`"],
     "shard-count": ["`save_pretrained(max_shard_size=…)`"],
