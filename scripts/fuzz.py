@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A seeded mutation fuzzer for `quizbank validate`.
+"""A seeded mutation fuzzer for `quizbank validate` and `quizbank build`, with a formula stage
+and a stage of hostile files for `quizbank import`.
 
 The bundled quizzes (content/<lang>/*.yaml and the valid fixtures in tests/fixtures/html/ and
 tests/fixtures/types/, which has every question type) are the seeds. Each mutant is one of them
@@ -17,12 +18,24 @@ JSON report and once with the text report. A mutant fails when a run
   in the text report, or a control character inside a JSON string;
 - and when the two reports disagree (exit code, number of diagnostics).
 
+Every mutant is then built, `quizbank build` in every format (what validate accepts, every
+renderer must render): the build fails on a traceback, a signal, an exit code other than 0 or 1,
+the time or memory bound, or an exit code other than validate's. About a third of the mutants are
+changed within the types instead of byte by byte (scripts/fuzz_values.py: huge, tiny and negative
+numbers, the most options, gaps and questions, the longest texts, formulas), so that most of them
+validate and are rendered.
+
+Two more stages: fuzzed formulas through the formula check, each within a second
+(scripts/fuzz_formulas.py); and hostile Moodle XML and GIFT files of 100 KB to 1 MB
+(tests/import_hostile.py) through `quizbank import`, each within the time and memory bound.
+
 Mutant N of seed S is made by random.Random(f"{S}:{N}") alone, so `--seed S --only N` replays it.
 
     python scripts/fuzz.py --seed 1 --count 500            # subprocesses: python -m quizbank
     python scripts/fuzz.py --seed 1 --count 2000 --fork    # forked children call cli.main
     python scripts/fuzz.py --seed 1 --only 37 --keep out/  # replay one mutant, save its bank
     python scripts/fuzz.py --seed 1 --count 500 --minimize # shrink one mutant per distinct failure
+    python scripts/fuzz.py --count 0 --formulas 10000 --import-sizes 100000,1000000
 """
 
 from __future__ import annotations
@@ -31,6 +44,7 @@ import argparse
 import base64
 import contextlib
 import dataclasses
+import importlib.util
 import json
 import os
 import random
@@ -49,6 +63,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO / "scripts"), str(REPO / "tests")]
+from fuzz_formulas import FormulaOutcome, check_formulas  # noqa: E402
+from fuzz_values import typed_mutant  # noqa: E402
+
 SEED_ROOTS = (
     REPO / "content",
     REPO / "tests" / "fixtures" / "html",
@@ -66,6 +84,8 @@ class SeedQuiz:
     name: str  # where it came from, for reports: content/checkpoint-sharding
     quiz_id: str
     files: dict[str, bytes]  # lang -> bytes
+    # The other files of its content folder (images, bank.yaml), by path inside it.
+    extras: dict[bytes, bytes] = field(default_factory=dict)
 
 
 def load_seeds(roots: Iterable[Path] = SEED_ROOTS) -> list[SeedQuiz]:
@@ -73,12 +93,19 @@ def load_seeds(roots: Iterable[Path] = SEED_ROOTS) -> list[SeedQuiz]:
     seeds: list[SeedQuiz] = []
     for root in roots:
         by_id: dict[str, dict[str, bytes]] = {}
+        quiz_files: set[Path] = set()
         for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
             for path in sorted(lang_dir.glob("*.yaml")):
                 by_id.setdefault(path.stem, {})[lang_dir.name] = path.read_bytes()
+                quiz_files.add(path)
+        extras = {
+            os.fsencode(path.relative_to(root).as_posix()): path.read_bytes()
+            for path in sorted(root.rglob("*"))
+            if path.is_file() and path not in quiz_files
+        }
         for quiz_id, files in sorted(by_id.items()):
             name = f"{root.relative_to(REPO).as_posix()}/{quiz_id}"
-            seeds.append(SeedQuiz(name, quiz_id, files))
+            seeds.append(SeedQuiz(name, quiz_id, files, extras))
     if not seeds:
         raise SystemExit("fuzz: no seed quiz found")
     return seeds
@@ -586,6 +613,10 @@ BYTE_OPS: list[tuple[float, ByteOp]] = [
 ]
 
 
+# The share of mutants changed within the types (scripts/fuzz_values.py) rather than bytes.
+TYPED_SHARE = 0.35
+
+
 def make_mutant(seeds: list[SeedQuiz], seed: int, index: int) -> Mutant:
     """Mutant `index` of `seed`: a function of the two numbers (and the seed files) alone."""
     rng = random.Random(f"{seed}:{index}")
@@ -597,6 +628,12 @@ def make_mutant(seeds: list[SeedQuiz], seed: int, index: int) -> Mutant:
     count = 1
     while count < 6 and rng.random() < 0.45:
         count += 1
+    typed = rng.random() < TYPED_SHARE
+    if typed:  # values within the types, and now and then one byte mutation on top
+        data, typed_ops = typed_mutant(rng, data, lang)
+        ops += typed_ops
+        count = 1 if rng.random() < 0.1 else 0
+        langs = [lang]  # alone: a translation that no longer matches would stop the build
     weights = [w for w, _ in BYTE_OPS]
     functions = [f for _, f in BYTE_OPS]
     for _ in range(count):
@@ -623,7 +660,7 @@ def make_mutant(seeds: list[SeedQuiz], seed: int, index: int) -> Mutant:
     if rng.random() < 0.01:  # an author's other habits; found by neither discovery nor schema
         suffix = rng.choice([b".yml", b".YAML", b".yaml~", b"", b".yaml.bak"])
         ops.append(f"files named {suffix.decode() or 'without a suffix'!r} in every language")
-    files: dict[bytes, bytes] = {}
+    files: dict[bytes, bytes] = {b"content/" + rel: data for rel, data in quiz.extras.items()}
     for other in langs:
         path = b"content/" + lang_dirs[other] + b"/" + stem + suffix
         files[path] = data if other == lang else quiz.files[other]
@@ -709,6 +746,9 @@ class Runner:
         self.env_bytes = {k.encode(): v.encode() for k, v in self.env.items()}
         if fork:
             import quizbank.cli  # noqa: F401  (imported once, inherited by every child)
+            from quizbank.registry import discover_renderers
+
+            discover_renderers()  # the renderers too, which every build imports
 
     def run(self, jobs: Iterable[_Job]) -> Iterator[tuple[_Job, RunResult]]:
         pending = iter(jobs)
@@ -868,6 +908,7 @@ _C0 = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _C0_JSON = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u202a-\u202e\u2028\u2029]")
 TRACEBACK = "Traceback (most recent call last)"
+BUILD = "build"  # the run of `quizbank build`, beside the two report formats of validate
 
 
 def traceback_signature(text: str) -> tuple[str, str]:
@@ -902,32 +943,35 @@ def _normalized(message: str) -> str:
     return re.sub(r"\d+", "N", message)[:100]
 
 
+def crashed(run: RunResult, fmt: str, codes: tuple[int, ...] = (0, 1)) -> Failure | None:
+    """How a run failed as any command can: a bound, a traceback, a signal, an odd exit code."""
+    out = run.stdout.decode("utf-8", "replace")
+    err = run.stderr.decode("utf-8", "replace")
+    if run.timed_out:
+        return Failure("timeout", "timeout", f"killed after {run.seconds:.1f} s", fmt)
+    if run.over_memory:
+        return Failure("memory", "memory", f"peak RSS {run.maxrss_kb // 1024} MB", fmt)
+    if TRACEBACK in out or TRACEBACK in err:
+        signature, exc_line = traceback_signature(err if TRACEBACK in err else out)
+        return Failure("traceback", signature, exc_line[:300], fmt)
+    if run.code is None:
+        name = signal.Signals(run.signal or 0).name if run.signal else "?"
+        return Failure("signal", f"killed by {name}", err[-300:], fmt)
+    if run.code not in codes:
+        return Failure("exit-code", f"exit {run.code}", f"exit {run.code}: {err[-300:]}", fmt)
+    return None
+
+
 def judge(mutant: Mutant, results: dict[str, RunResult]) -> list[Failure]:
     failures: list[Failure] = []
     counts: dict[str, tuple[int | None, int]] = {}
     for fmt, run in results.items():
         out = run.stdout.decode("utf-8", "replace")
         err = run.stderr.decode("utf-8", "replace")
-        if run.timed_out:
-            failures.append(Failure("timeout", "timeout", f"killed after {run.seconds:.1f} s", fmt))
+        if crash := crashed(run, fmt):
+            failures.append(crash)
             continue
-        if run.over_memory:
-            failures.append(
-                Failure("memory", "memory", f"peak RSS {run.maxrss_kb // 1024} MB", fmt)
-            )
-            continue
-        if TRACEBACK in out or TRACEBACK in err:
-            signature, exc_line = traceback_signature(err if TRACEBACK in err else out)
-            failures.append(Failure("traceback", signature, exc_line[:300], fmt))
-            continue
-        if run.code is None:
-            name = signal.Signals(run.signal or 0).name if run.signal else "?"
-            failures.append(Failure("signal", f"killed by {name}", err[-300:], fmt))
-            continue
-        if run.code not in (0, 1):
-            failures.append(
-                Failure("exit-code", f"exit {run.code}", f"exit {run.code}: {err[-300:]}", fmt)
-            )
+        if fmt == BUILD:
             continue
         diagnostics: list[tuple[str, int, int, str]] = []  # path, line, column, severity
         if fmt == "json":
@@ -1013,7 +1057,17 @@ def judge(mutant: Mutant, results: dict[str, RunResult]) -> list[Failure]:
         if run.code == 0 and has_error:
             failures.append(Failure("exit-mismatch", "exit 0 with an error diagnostic", "", fmt))
         counts[fmt] = (run.code, len(diagnostics))
-    if len(counts) == 2 and counts["json"] != counts["text"]:
+    built, checked = results.get(BUILD), results.get("json")
+    if built and checked and not failures and built.code != checked.code:
+        failures.append(
+            Failure(
+                "build-mismatch",
+                f"validate exits {checked.code}, build {built.code}",
+                (built.stdout + built.stderr).decode("utf-8", "replace")[-300:],
+                BUILD,
+            )
+        )
+    if "json" in counts and "text" in counts and counts["json"] != counts["text"]:
         failures.append(
             Failure(
                 "format-mismatch",
@@ -1052,11 +1106,12 @@ def fuzz(
     timeout: float,
     max_rss_mb: int,
     fork: bool,
-    formats: tuple[str, ...] = ("json", "text"),
+    formats: tuple[str, ...] = ("json", "text", "build"),
     options: dict[str, list[str]] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
-    """Run every mutant in every report format; return the outcomes in mutant order."""
+    """Run every mutant through validate in every report format, and through build; return the
+    outcomes in mutant order."""
     options = options or report_options()
     runner = Runner(jobs, timeout, max_rss_mb, fork)
     work = Path(tempfile.mkdtemp(prefix="quizbank-fuzz-"))
@@ -1070,8 +1125,11 @@ def fuzz(
             write_bank(mutant, bank)
             waiting[mutant.index] = (mutant, {})
             for fmt in formats:
-                argv = [os.fsencode(sys.executable), b"-m", b"quizbank", b"validate"]
-                argv += [a.encode() for a in options[fmt]] + [mutant.target]
+                argv = [os.fsencode(sys.executable), b"-m", b"quizbank"]
+                if fmt == BUILD:  # every format, written into the bank's own folder
+                    argv += [b"build", b"--no-cache", b"-j", b"1", b"-o", b"out", mutant.target]
+                else:
+                    argv += [b"validate", *(a.encode() for a in options[fmt]), mutant.target]
                 yield _Job(
                     (mutant.index, fmt),
                     str(bank),
@@ -1163,6 +1221,9 @@ def summary(outcomes: list[Outcome], seconds: float) -> str:
     lines = [
         f"{len(outcomes)} mutants, {runs} runs in {seconds:.1f} s; {len(failing)} mutants failed"
     ]
+    built = sum(1 for o in outcomes if BUILD in o.results and o.results[BUILD].code == 0)
+    if built:
+        lines.append(f"  {built} mutants validated and were built in every format")
     kinds = Counter(k for o in failing for k in {f.kind for f in o.failures})
     for kind, count in kinds.most_common():
         lines.append(f"  {kind}: {count} mutants")
@@ -1225,6 +1286,8 @@ def minimize(
     mutant = outcome.mutant
     fmt_needed = {f.fmt for f in outcome.failures if (f.kind, f.signature) == key}
     formats = ("json", "text") if "both" in fmt_needed else tuple(sorted(fmt_needed))
+    if BUILD in formats:  # judged against validate's exit code
+        formats = tuple(sorted({*formats, "json"}))
     tries = 0
 
     def still_fails(candidate: bytes) -> bool:
@@ -1274,6 +1337,86 @@ def minimize(
 
 
 # ---------------------------------------------------------------------------------------------
+# Hostile files for `quizbank import`
+
+
+@dataclass
+class ImportOutcome:
+    name: str
+    size: int
+    result: RunResult
+    failure: Failure | None
+
+
+def hostile_imports(sizes: Iterable[int]) -> list[tuple[str, str, bytes]]:
+    """(shape, file name, bytes) of every hostile import shape at each size
+    (tests/import_hostile.py), with Moodle's own spelling of an unclosed gap beside them."""
+    import import_hostile as hostile
+
+    def shortanswer_never_closed(size: int) -> tuple[str, bytes]:
+        text = "{1:SHORTANSWER:=a" * max(1, size // 17)
+        return "cloze-shortanswer.xml", hostile.moodle_question("cloze", text)
+
+    shapes = {**hostile.HOSTILE_IMPORTS, "cloze SHORTANSWER never closed": shortanswer_never_closed}
+    return [(name, *build(size)) for size in sizes for name, build in shapes.items()]
+
+
+def fuzz_imports(
+    sizes: Iterable[int], *, jobs: int, timeout: float, max_rss_mb: int, fork: bool
+) -> list[ImportOutcome]:
+    """Each hostile file through `quizbank import`, under the time and memory bound."""
+    runner = Runner(jobs, timeout, max_rss_mb, fork)
+    work = Path(tempfile.mkdtemp(prefix="quizbank-fuzz-import-"))
+    files = hostile_imports(sizes)
+    jobs_list = []
+    for index, (_name, file_name, data) in enumerate(files):
+        place = work / str(index)
+        place.mkdir()
+        (place / file_name).write_bytes(data)
+        argv = [os.fsencode(sys.executable), b"-m", b"quizbank", b"import", file_name.encode()]
+        argv += [b"-o", b"content"]
+        jobs_list.append(
+            _Job((index, "import"), str(place), argv, str(place / "out"), str(place / "err"))
+        )
+    outcomes = []
+    try:
+        for job, result in runner.run(jobs_list):
+            name, _file_name, data = files[job.key[0]]
+            failure = crashed(result, "import", codes=(0, 1, 2))
+            outcomes.append(ImportOutcome(name, len(data), result, failure))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return sorted(outcomes, key=lambda o: (o.size, o.name))
+
+
+def import_summary(outcomes: list[ImportOutcome]) -> str:
+    failed = [o for o in outcomes if o.failure]
+    lines = [f"{len(outcomes)} hostile imports; {len(failed)} failed"]
+    for outcome in outcomes:
+        verdict = (
+            f"FAIL [{outcome.failure.kind}] {outcome.failure.detail[:120]}"
+            if outcome.failure
+            else f"exit {outcome.result.code}"
+        )
+        lines.append(
+            f"  {outcome.name}, {outcome.size:,} bytes: {outcome.result.seconds:.2f} s, "
+            f"{outcome.result.maxrss_kb // 1024} MB, {verdict}"
+        )
+    return "\n".join(lines)
+
+
+def formula_summary(outcomes: list[FormulaOutcome], seconds: float) -> str:
+    failed = [o for o in outcomes if o.problem]
+    slowest = max(outcomes, key=lambda o: o.seconds)
+    lines = [
+        f"{len(outcomes)} formulas in {seconds:.1f} s; {len(failed)} failed; slowest "
+        f"{slowest.seconds:.3f} s ({slowest.tex[:60]!r})"
+    ]
+    lines += [f"  FAIL {o.tex[:100]!r}: {o.problem}" for o in failed[:20]]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
 # The command line
 
 
@@ -1296,7 +1439,34 @@ def main(argv: list[str] | None = None) -> int:
         "--minimize", action="store_true", help="shrink one mutant per distinct failure"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every failing mutant")
+    parser.add_argument(
+        "--formulas", type=int, default=10_000, help="fuzzed formulas to check (default 10000)"
+    )
+    parser.add_argument(
+        "--import-sizes",
+        default="100000,1000000",
+        help="sizes in bytes of the hostile files for quizbank import, comma-separated, or none",
+    )
     args = parser.parse_args(argv)
+    failed = False
+    if args.formulas:
+        started = time.monotonic()
+        formulas = list(check_formulas(args.seed, args.formulas))
+        print(formula_summary(formulas, time.monotonic() - started), flush=True)
+        failed = any(o.problem for o in formulas)
+    if args.import_sizes != "none" and importlib.util.find_spec("import_hostile") is None:
+        print("fuzz: no import stage: tests/import_hostile.py is not there", flush=True)
+    elif args.import_sizes != "none":
+        sizes = [int(size) for size in args.import_sizes.split(",")]
+        imports = fuzz_imports(
+            sizes,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            max_rss_mb=args.max_rss_mb,
+            fork=args.fork,
+        )
+        print(import_summary(imports), flush=True)
+        failed = failed or any(o.failure for o in imports)
 
     seeds = load_seeds()
     indexes = args.only or range(args.start, args.start + args.count)
@@ -1358,7 +1528,7 @@ def main(argv: list[str] | None = None) -> int:
                 place.mkdir(parents=True, exist_ok=True)
                 name = re.sub(r"[^A-Za-z0-9]+", "-", f"{key[0]}-{key[1]}")[:80]
                 (place / f"{name}.yaml").write_bytes(small)
-    return 1 if any(o.failures for o in outcomes) else 0
+    return 1 if failed or any(o.failures for o in outcomes) else 0
 
 
 if __name__ == "__main__":

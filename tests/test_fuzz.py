@@ -1,6 +1,8 @@
-"""A few hundred seeded mutants of the bundled quizzes through `quizbank validate`: none may
-crash, hang, blow up memory, print bad JSON, report an error without a diagnostic or put a raw
-control character on the terminal (scripts/fuzz.py says what each check is)."""
+"""A few hundred seeded mutants of the bundled quizzes through `quizbank validate` and `quizbank
+build`: none may crash, hang, blow up memory, print bad JSON, report an error without a
+diagnostic, put a raw control character on the terminal or fail to build what validates; fuzzed
+formulas through the formula check, and hostile files through `quizbank import`, likewise
+(scripts/fuzz.py says what each check is)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "fuzz.py"
 # A new seed each day would find more, but a CI failure must replay: the seed is fixed, and
 # QUIZBANK_FUZZ_SEED / QUIZBANK_FUZZ_COUNT run another campaign locally.
 SEED = int(os.environ.get("QUIZBANK_FUZZ_SEED", "20261203"))
-COUNT = int(os.environ.get("QUIZBANK_FUZZ_COUNT", "300"))
+COUNT = int(os.environ.get("QUIZBANK_FUZZ_COUNT", "200"))
 SUBPROCESS_COUNT = 16
 
 
@@ -106,11 +108,53 @@ def test_the_checks_catch_what_they_are_for() -> None:
         run("text", 0, None, good_text, b"", 0.1, 1),
     )
 
+    def build_kinds(build_run: object) -> set[str]:
+        results = {
+            "json": run("json", 0, None, good_json, b"", 0.1, 1),
+            "text": run("text", 0, None, good_text, b"", 0.1, 1),
+            "build": build_run,
+        }
+        return {f.kind for f in fuzz.judge(mutant, results)}
+
+    assert build_kinds(run("build", 0, None, b"", b"", 0.1, 1)) == set()
+    assert "traceback" in build_kinds(run("build", 1, None, b"", crash, 0.1, 1))
+    assert "build-mismatch" in build_kinds(run("build", 1, None, b"error", b"", 0.1, 1))
+    assert "memory" in build_kinds(run("build", None, 9, b"", b"", 1.0, 2**21, over_memory=True))
+
 
 def test_seeded_mutants_in_forked_children() -> None:
     """The bulk, quickly: each child is a fork of this process that calls quizbank.cli.main."""
     failing, message = _campaign(range(COUNT), fork=True)
     assert not failing, message
+
+
+def test_typed_mutants_mostly_validate_so_that_build_renders_them() -> None:
+    """Values changed within their types keep most mutants valid: the build stage renders them."""
+    seeds = fuzz.load_seeds()
+    mutants = [fuzz.make_mutant(seeds, SEED, i) for i in range(60)]
+    typed = [m for m in mutants if any(op.startswith("typed: ") for op in m.ops)]
+    assert len(typed) >= 10
+    outcomes = fuzz.fuzz(typed, jobs=os.cpu_count() or 1, timeout=10.0, max_rss_mb=1024, fork=True)
+    assert not [o for o in outcomes if o.failures], fuzz.failure_report(outcomes)
+    built = [o for o in outcomes if o.results["build"].code == 0]
+    assert len(built) * 3 >= len(typed), f"{len(built)} of {len(typed)} typed mutants built"
+
+
+def test_fuzzed_formulas_pass_the_check_in_time() -> None:
+    """No traceback, no run past a second, no TeX accepted that an LMS would read unchecked."""
+    outcomes = list(fuzz.check_formulas(SEED, 1000))
+    assert len(outcomes) == 1000
+    assert not [o for o in outcomes if o.problem], fuzz.formula_summary(outcomes, 0)
+
+
+def test_hostile_files_import_within_the_bounds() -> None:
+    """Unclosed gaps and multilang spans, 100 KB each, through `quizbank import`."""
+    pytest.importorskip("import_hostile", reason="the hostile import files are not there")
+    outcomes = fuzz.fuzz_imports(
+        [100_000], jobs=os.cpu_count() or 1, timeout=10.0, max_rss_mb=1024, fork=True
+    )
+    assert len(outcomes) >= 10
+    assert not [o for o in outcomes if o.failure], fuzz.import_summary(outcomes)
 
 
 @pytest.mark.skipif(not sys.executable, reason="needs a Python executable to start")
