@@ -139,7 +139,7 @@ UNQUOTED = {
         'state*dict"',
         'state*dict()"',
         "The method `module.state_dict()` returns",
-        "Per-parameter buffers (such as",
+        "Per-parameter state (such as",
         "The position in the schedule (such as",
         "The position of a plain `DataLoader`",
         "Build the optimizer over",
