@@ -155,6 +155,14 @@ def _matching_rules(question: Matching, base: Loc) -> Iterator[Problem]:
     yield from _unique_ids(
         [d.id for d in question.distractors], (*base, "distractors"), "distractor"
     )
+    pairs, extra = len(question.pairs), len(question.distractors)
+    if (over := pairs + extra - MAX_MATCHES) > 0:
+        yield (
+            f"a matching question offers at most {MAX_MATCHES} matches, each with a letter of its "
+            f"own: {pairs} pairs and {extra} distractors make {pairs + extra}; drop {over} "
+            f"distractor{'s' if over > 1 else ''}",
+            (*base, "distractors"),
+        )
     items = [pair.item for pair in question.pairs]
     item_locs = [(*base, "pairs", index, "item") for index in range(len(items))]
     yield from _distinct_texts(items, item_locs, "item", _numbered("pair", len(items), "'s item"))
@@ -166,6 +174,10 @@ def _matching_rules(question: Matching, base: Loc) -> Iterator[Problem]:
     names = _numbered("pair", len(question.pairs), "'s match")
     names += _numbered("distractor", len(question.distractors))
     yield from _distinct_texts(matches, match_locs, "match", names)
+
+
+# The matches of a matching question are lettered, A to Z: the letters of the shortest alphabet.
+MAX_MATCHES = 26
 
 
 def _ordering_rules(question: Ordering, base: Loc) -> Iterator[Problem]:

@@ -100,3 +100,43 @@ def test_twenty_right_options_build_in_every_format(
     monkeypatch.chdir(tmp_path)
     run = cli("build", "--no-cache", "-j", "1", "-o", "out", "content")
     assert run.code == 0, run.out + run.err
+
+
+def test_more_matches_than_letters_are_refused_at_the_distractors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Run]
+) -> None:
+    def many_matches(data: dict[str, object]) -> None:
+        question = _question(data, "state-parts")
+        question["pairs"] = [
+            {"id": f"p{i}", "item": f"Item {i}", "match": f"Match {i}"} for i in range(13)
+        ]
+        question["distractors"] = [{"id": f"d{i}", "text": f"Wrong {i}"} for i in range(14)]
+
+    path = _write_quiz(tmp_path, many_matches)
+    monkeypatch.chdir(tmp_path)
+    line = path.read_text("utf-8").splitlines().index("  distractors:") + 2
+    for command in ("validate", "build"):
+        run = cli(command, "content")
+        assert run.code == 1, run.out + run.err
+        [error] = run.errors
+        assert error == (
+            f"content/en/every-type.yaml:{line}:3: error: question 6 (state-parts), distractors: "
+            "a matching question offers at most 26 matches, each with a letter of its own: "
+            "13 pairs and 14 distractors make 27; drop 1 distractor"
+        )
+
+
+def test_twenty_six_matches_build_in_every_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Run]
+) -> None:
+    def all_letters(data: dict[str, object]) -> None:
+        question = _question(data, "state-parts")
+        question["pairs"] = [
+            {"id": f"p{i}", "item": f"Item {i}", "match": f"Match {i}"} for i in range(13)
+        ]
+        question["distractors"] = [{"id": f"d{i}", "text": f"Wrong {i}"} for i in range(13)]
+
+    _write_quiz(tmp_path, all_letters)
+    monkeypatch.chdir(tmp_path)
+    run = cli("build", "--no-cache", "-j", "1", "-o", "out", "content")
+    assert run.code == 0, run.out + run.err
