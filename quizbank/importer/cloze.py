@@ -6,13 +6,16 @@ close}` is a gap of weight 2, its type, then alternatives `~`-separated, each an
 `&` or `&amp;`; a feedback at a `~` or `}` not after `\\`. Answers and feedback are HTML-decoded
 and `\\}`, `\\#` are `}`, `#`, as Moodle stores them.
 
-The scan is linear: each gap is read alternative by alternative from its start (Moodle's one
-regular expression backtracks on a gap that does not close).
+The scan is linear: where answers and feedback can end is found once for the whole text, each
+gap is walked alternative by alternative from its start, and a place a walk passed on its way to
+a gap that does not close is remembered, so that no later gap walks on from it again (Moodle's
+one regular expression starts again at every `{`, and reads to the end of the text each time).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from html import unescape
 from typing import Any
@@ -69,18 +72,19 @@ def read_cloze(html: str) -> Cloze:
     found = Cloze("")
     pieces: list[str] = []
     at = 0
+    gaps: _Gaps | None = None
     for start in _START.finditer(html):
         if start.start() < at:
             continue  # inside a gap already read
-        read = _alternatives(html, start.end())
-        if read is None:
+        gaps = gaps or _Gaps(html)
+        end = gaps.end(start.end())
+        if end is None:
             continue  # not closed: Moodle leaves it as text
-        alternatives, end = read
         number = str(len(found.gaps) + 1)
         pieces += [html[at : start.start()], f"[[{number}]]"]
         at = end
         found.weights.append(float(start[1] or 1))
-        _add_gap(found, number, start[2], alternatives)
+        _add_gap(found, number, start[2], gaps.alternatives(start.end()))
     pieces.append(html[at:])
     found.prompt = "".join(pieces)
     weights = set(found.weights)
@@ -90,29 +94,80 @@ def read_cloze(html: str) -> Cloze:
     return found
 
 
-def _alternatives(html: str, at: int) -> tuple[list[_Alternative], int] | None:
-    """The alternatives of a gap from `at`, and where the gap ends; None if it does not close."""
-    found: list[_Alternative] = []
-    while True:
+class _Gaps:
+    """The gaps of one text, walked alternative by alternative. Where answers and feedback end
+    is found once; a walk that reaches where an earlier walk found no `}` stops there."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.answer_ends = [match.start() for match in _ANSWER_END.finditer(html)]
+        self.feedback_ends = [match.start() for match in _FEEDBACK_END.finditer(html)]
+        self.unclosed: set[int] = set()  # where alternatives start that lead to no `}`
+
+    def end(self, at: int) -> int | None:
+        """Where the gap whose first alternative starts at `at` ends; None if it does not
+        close."""
+        walked: list[int] = []
+        while at not in self.unclosed:
+            walked.append(at)
+            step = self._step(at)
+            if step is None:
+                break
+            if step.closes:
+                return step.after
+            at = step.after
+        self.unclosed.update(walked)
+        return None
+
+    def alternatives(self, at: int) -> list[_Alternative]:
+        """The alternatives of a gap that closes, its first starting at `at`."""
+        found: list[_Alternative] = []
+        while True:
+            step = self._step(at)
+            assert step is not None, "a gap end() found closed"
+            answer = self.html[step.answer[0] : step.answer[1]]
+            feedback = self.html[step.feedback[0] : step.feedback[1]]
+            found.append(_Alternative(step.grade, _decoded(answer), _decoded(feedback)))
+            if step.closes:
+                return found
+            at = step.after
+
+    def _step(self, at: int) -> _Step | None:
+        """The alternative starting at `at`; None if the text ends first."""
+        html = self.html
         grade_match = _GRADE.match(html, at)
         grade = 0.0
         if grade_match:
             grade = 1.0 if grade_match[0] == "=" else float(grade_match[1].replace(",", ".")) / 100
             at = grade_match.end()
-        end = _ANSWER_END.search(html, at + 1)  # an answer has at least one character
-        if end is None or at >= len(html):
+        end = _next(self.answer_ends, at + 1)  # an answer has at least one character
+        if end is None:
             return None
-        answer, at = html[at : end.start()], end.start()
-        feedback = ""
-        if html[at] == "#":
-            stop = _FEEDBACK_END.search(html, at + 1)
+        answer, feedback = (at, end), (end, end)
+        if html[end] == "#":
+            stop = _next(self.feedback_ends, end + 1)
             if stop is None:
                 return None
-            feedback, at = html[at + 1 : stop.start()], stop.start()
-        found.append(_Alternative(grade, _decoded(answer), _decoded(feedback)))
-        if html[at] == "}":
-            return found, at + 1
-        at += 1  # past the `~`
+            feedback, end = (end + 1, stop), stop
+        return _Step(grade, answer, feedback, html[end] == "}", end + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One alternative of a gap as places in the text: its answer's and its feedback's
+    (start, end), whether the gap closes after it, and where what follows it starts."""
+
+    grade: float
+    answer: tuple[int, int]
+    feedback: tuple[int, int]
+    closes: bool
+    after: int
+
+
+def _next(ends: list[int], at: int) -> int | None:
+    """The first of the sorted places `ends` at or after `at`."""
+    index = bisect_left(ends, at)
+    return ends[index] if index < len(ends) else None
 
 
 def _decoded(text: str) -> str:
