@@ -412,7 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.file.write(authoring_schema_text())
         return 0
     except QuizbankError as exc:
-        err.print(Text(f"quizbank: {exc.category}: {printable(str(exc))}", style="red"))
+        message = "\n".join(printable(line) for line in exc.lines)
+        err.print(Text(f"quizbank: {exc.category}: {message}", style="red"))
         report_format = getattr(args, "output_format", None) or getattr(args, "old_report", None)
         if report_format == "json":
             # A reader of the JSON report gets a JSON document whatever happened.

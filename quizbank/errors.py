@@ -9,6 +9,12 @@ class QuizbankError(Exception):
     category = "error"
     exit_code = 1
 
+    @property
+    def lines(self) -> list[str]:
+        """The message's own lines, each escaped on its own where it is printed (so that a
+        line break quoted from a file is shown as `\\n`, never taken for one of them)."""
+        return [str(self)]
+
 
 class UsageError(QuizbankError):
     """The command line asked for something that does not exist or does not fit."""

@@ -261,19 +261,31 @@ def _locked(path: Path) -> int:
         os.close(descriptor)  # removed by the build that just ended: lock the new one
 
 
+def check_folder_to_write(out_dir: Path, example: str) -> None:
+    """Refuse a folder no command writes into: a file-system root, a home folder, or a file
+    (`example` names a folder to choose instead, such as dist/)."""
+    resolved = out_dir.resolve()
+    shown = str(out_dir) or "."
+    if resolved == Path(resolved.anchor):
+        raise OutputError(
+            f"{shown} is the root of a file system; choose a folder such as {example}"
+        )
+    home = Path.home().resolve()
+    if resolved == home or resolved.parent == Path("/home") or resolved == Path("/root"):
+        raise OutputError(f"{shown} is a home folder; choose a folder such as {example}")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"{shown} is not a folder; choose a folder such as {example}")
+
+
 def check_output_folder(
     out_dir: Path, inputs: Iterable[Path], *, marker: str, force: bool = False
 ) -> None:
     """Refuse an output folder a build must not write into: a file-system root, a home folder,
-    one that holds the content, a file, or a non-empty folder quizbank did not make (whose
+    a file, one that holds the content, or a non-empty folder quizbank did not make (whose
     `marker` file is missing) unless `force`."""
+    check_folder_to_write(out_dir, "dist/")
     resolved = out_dir.resolve()
     shown = str(out_dir) or "."
-    if resolved == Path(resolved.anchor):
-        raise OutputError(f"{shown} is the root of a file system; choose a folder such as dist/")
-    home = Path.home().resolve()
-    if resolved == home or resolved.parent == Path("/home") or resolved == Path("/root"):
-        raise OutputError(f"{shown} is a home folder; choose a folder such as dist/")
     for source in inputs:
         if source.resolve().is_relative_to(resolved):
             raise OutputError(
@@ -286,8 +298,6 @@ def check_output_folder(
                 f"{shown} is inside the content folder {content}: the next build would read it "
                 "as content; choose an output folder beside it, such as dist/"
             )
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"{shown} is not a folder; choose a folder such as dist/")
     if out_dir.is_dir() and not force and not (out_dir / marker).is_file():
         with os.scandir(out_dir) as entries:
             if any(not entry.name.startswith(".quizbank-") for entry in entries):

@@ -3,6 +3,8 @@ check what was written as `quizbank validate` would."""
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -10,13 +12,15 @@ from pathlib import Path
 
 from quizbank.diagnostics import Diagnostic, display_path, printable
 from quizbank.errors import UsageError
+from quizbank.images import readable_size
 from quizbank.importer.convert import Imported, Loss, convert
 from quizbank.importer.files import Planned, existing_image, plan, write
 from quizbank.importer.moodle_xml import read_moodle_xml
 from quizbank.importer.source import MalformedFile, SourceBank
 from quizbank.model import LANGUAGE_CODE
+from quizbank.output import OutputError, check_folder_to_write
 from quizbank.parallel import parallel_map
-from quizbank.project import QuizFiles, check_quiz, discover
+from quizbank.project import DEFAULT_CONTENT, QuizFiles, check_quiz, discover
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a bank of thousands of questions with images
 GIFT_SUFFIXES = (".gift", ".txt")
@@ -38,15 +42,7 @@ class ImportReport:
 
 def read_bank(path: Path) -> SourceBank:
     """A bank file read by the reader of its format: Moodle XML, or GIFT (`.gift`, `.txt`)."""
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise UsageError(f"{_shown(path)} is not a file")
-        if size > MAX_FILE_BYTES:
-            raise UsageError(f"{_shown(path)} is {size // 2**20} MiB: at most 256 MiB is read")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{_shown(path)} cannot be read: {exc.strerror}") from None
+    data = _read_regular_file(path)
     head = data[:200].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith((b"<?xml", b"<quiz")):
         return read_moodle_xml(path, data)
@@ -66,12 +62,53 @@ def read_bank(path: Path) -> SourceBank:
     )
 
 
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of a regular file, at most MAX_FILE_BYTES of them: a FIFO, a device or a
+    folder is refused unread (the check is of the file opened, not of its name)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        raise UsageError(f"{_shown(path)} cannot be read: {exc.strerror}") from None
+    status = os.fstat(descriptor)
+    limit = readable_size(MAX_FILE_BYTES)
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+        os.close(descriptor)
+        if stat.S_ISREG(status.st_mode):
+            size = readable_size(status.st_size)
+            raise UsageError(f"{_shown(path)} is {size}: at most {limit} is read")
+        what = "a folder" if stat.S_ISDIR(status.st_mode) else "a pipe, a device or a socket"
+        raise UsageError(f"{_shown(path)} is not a regular file but {what}")
+    with os.fdopen(descriptor, "rb") as stream:
+        try:
+            data = stream.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise UsageError(f"{_shown(path)} cannot be read: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(f"{_shown(path)} holds more than {limit}: at most {limit} is read")
+    return data
+
+
+def check_content_folder(content: Path) -> None:
+    """Refuse a content folder import must not write into: what `build` refuses as its output
+    folder (a file-system root, a home folder, a file), and a project holding its content
+    folder (`-o .` where `-o content` was meant)."""
+    check_folder_to_write(content, f"{DEFAULT_CONTENT}/")
+    resolved = content.resolve()
+    for inner in (DEFAULT_CONTENT, content / DEFAULT_CONTENT):
+        if inner.is_dir() and resolved in inner.resolve().parents:
+            shown, meant = _shown(content) or ".", _shown(inner)
+            raise OutputError(
+                f"{shown} holds the content folder {meant}: import into it (-o {meant})"
+            )
+
+
 def import_files(
     paths: Sequence[Path], content: Path, lang: str | None = None, force: bool = False
 ) -> ImportReport:
     """Import every file into `content`, all or nothing."""
     if lang is not None and not LANGUAGE_CODE.match(lang):
         raise UsageError(f"--lang {printable(lang)!r} is not a language code, such as en or ur")
+    check_content_folder(content)
     report = ImportReport()
     for path in paths:
         bank = read_bank(path)

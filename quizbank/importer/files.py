@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,18 @@ from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES
 
 SCHEMA_LINE_PATH = "../../schema/quiz.schema.json"
+
+
+class NothingWritten(QuizbankError):
+    """An import refused before writing, with every problem found, one a line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("nothing was written:\n  " + "\n  ".join(problems))
+        self.problems = problems
+
+    @property
+    def lines(self) -> list[str]:
+        return ["nothing was written:", *(f"  {problem}" for problem in self.problems)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +84,7 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
         if problem:
             problems.append(problem)
     if problems:
-        raise QuizbankError("nothing was written:\n  " + "\n  ".join(problems))
+        raise NothingWritten(problems)
     return list(planned.values())
 
 
@@ -119,8 +132,8 @@ def write(files: Sequence[Planned]) -> None:
                 if not folder.exists():
                     folder.mkdir()
                     made.append(folder)
-            temporary = file.path.with_name(f".{file.path.name}.importing")
-            with temporary.open("xb") as stream:
+            descriptor, temporary = _new_temporary(file.path)
+            with os.fdopen(descriptor, "wb") as stream:
                 stream.write(file.data)
             if file.replaces is None and file.path.exists():
                 raise QuizbankError(f"{_shown(file.path)} appeared while importing")
@@ -139,6 +152,19 @@ def write(files: Sequence[Planned]) -> None:
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
+
+
+def _new_temporary(path: Path) -> tuple[int, Path]:
+    """A file created beside `path` under a name of its own (`.<name>.<random>.importing`,
+    with the mode a new file gets), open for writing: a file already there is never taken
+    for it, so never deleted with it."""
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.importing")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
 
 
 def _shown(path: Path) -> str:
