@@ -14,8 +14,9 @@ import pytest
 from conftest import REPO
 
 from quizbank.cli import main
-from quizbank.importer import command
+from quizbank.importer import command, convert, files
 from quizbank.importer.command import import_files
+from quizbank.loader import load_quiz
 
 CATEGORY = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n<question type="category">'
@@ -183,3 +184,35 @@ def test_a_message_of_several_lines_prints_lines_and_escapes_what_files_hold(
     assert lines[2].endswith("optics.yaml exists (--force replaces it)")
     assert "\\n" not in err
     assert "\x1b" not in err and "con\\x1b[31mtent" in lines[1]
+
+
+# ------------------------------------------------------------------------- too big for one file
+
+
+def test_a_category_of_more_questions_than_a_quiz_holds_is_split(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(convert, "MAX_QUESTIONS", 3)
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, bank_file(tmp_path / "w.xml", questions=7), "-o", content)
+    assert code == 1, out  # reported
+    assert "its 7 questions are more than a quiz holds (3): written as 3 quizzes" in out
+    written = sorted(p.name for p in (content / "en").iterdir())
+    assert written == ["waves-basics-1.yaml", "waves-basics-2.yaml", "waves-basics-3.yaml"]
+    quizzes = [load_quiz(content / "en" / name) for name in written]
+    assert all(loaded.quiz is not None for loaded in quizzes)
+    assert [len(loaded.quiz.questions) for loaded in quizzes if loaded.quiz] == [3, 3, 1]
+    assert next(loaded.quiz.title for loaded in quizzes if loaded.quiz) == "Waves basics (1/3)"
+    assert "validation found" not in out
+
+
+def test_a_quiz_file_bigger_than_validate_reads_is_refused_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(files, "MAX_QUIZ_BYTES", 1024)
+    content = tmp_path / "content"
+    code, _, err = run(capsys, bank_file(tmp_path / "w.xml", questions=20), "-o", content)
+    assert code == 1
+    assert "waves-basics.yaml would be" in err
+    assert "a quiz file may be at most 1 KiB: split category 'waves-basics' in Moodle" in err
+    assert not content.exists()

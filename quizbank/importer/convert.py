@@ -25,11 +25,13 @@ from quizbank.images import ImageError, check_image
 from quizbank.importer.html_markdown import to_markdown
 from quizbank.importer.languages import languages_in, seen_in
 from quizbank.importer.source import SourceBank, SourceCategory, SourceQuestion, SourceText
+from quizbank.loader import MAX_QUESTIONS
 from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN, Question
 from quizbank.scripts import script_for
 
 MAX_SOURCE_TEXT = 60_000  # characters of HTML: three times the model's longest text
 MAX_ID = 64
+MAX_TITLE = 300
 _SLUG = re.compile(SLUG_PATTERN)
 _QUESTION = TypeAdapter(Question)
 # quizbank's own export names a category `<title> (<languages>)`.
@@ -193,6 +195,13 @@ def _category(
     quiz_id = _quiz_id(category, _LABEL.sub("", first).strip() or first, quiz_ids)
     question_ids: set[str] = set()
     ids = [_question_id(q, quiz_id, question_ids) for q in category.questions]
+    parts = _split(quiz_id, ids, quiz_ids)
+    if len(parts) > 1:
+        what = (
+            f"its {len(ids):,} questions are more than a quiz holds ({MAX_QUESTIONS:,}): "
+            f"written as {len(parts)} quizzes, {parts[0][0]} to {parts[-1][0]}"
+        )
+        imported.losses.append(Loss(category.line, None, what))
     tags = _tags(category, imported)
     reference: dict[str, Question] = {}  # in a multilang file, the first language's questions
     for lang in languages:
@@ -221,9 +230,39 @@ def _category(
         data |= {"description": description, "level": DEFAULT_LEVEL}
         if tags:
             data["tags"] = tags
-        data["questions"] = questions
-        imported.quizzes.append(QuizFile(lang, quiz_id, data))
+        imported.quizzes += _parts(QuizFile(lang, quiz_id, data), questions, parts)
         texts.report(category.line, None, imported)
+
+
+def _split(quiz_id: str, ids: list[str], taken: set[str]) -> list[tuple[str, set[str]]]:
+    """The quizzes a category's questions make, each an id and its question ids: one, or
+    `<id>-1`, `<id>-2`, … of MAX_QUESTIONS questions each (the most a quiz holds)."""
+    if len(ids) <= MAX_QUESTIONS:
+        return [(quiz_id, set(ids))]
+    chunks = [ids[at : at + MAX_QUESTIONS] for at in range(0, len(ids), MAX_QUESTIONS)]
+    return [
+        (_unique(f"{quiz_id[: MAX_ID - 8]}-{n}", taken, f"quiz-{n}"), set(chunk))
+        for n, chunk in enumerate(chunks, 1)
+    ]
+
+
+def _parts(
+    quiz: QuizFile, questions: list[dict[str, Any]], parts: list[tuple[str, set[str]]]
+) -> list[QuizFile]:
+    """A quiz's file in one language, or its parts', each with its share of the questions
+    (none for a part whose questions this language lacks) and its number in its title."""
+    if len(parts) == 1:
+        quiz.data["questions"] = questions
+        return [quiz]
+    files = []
+    for n, (part_id, ids) in enumerate(parts, 1):
+        mine = [question for question in questions if question["id"] in ids]
+        if mine:
+            suffix = f" ({n}/{len(parts)})"
+            title = quiz.data["title"][: MAX_TITLE - len(suffix)] + suffix
+            data = quiz.data | {"id": part_id, "title": title, "questions": mine}
+            files.append(QuizFile(quiz.lang, part_id, data))
+    return files
 
 
 def _tags(category: SourceCategory, imported: Imported) -> list[str]:

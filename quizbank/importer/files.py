@@ -17,10 +17,12 @@ from pathlib import Path
 
 from quizbank.diagnostics import display_path, printable
 from quizbank.errors import QuizbankError
+from quizbank.images import readable_size
 from quizbank.importer.convert import Imported, QuizFile
 from quizbank.importer.yaml_writer import quiz_yaml
 from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES
+from quizbank.yamlsource import MAX_FILE_BYTES as MAX_QUIZ_BYTES
 
 SCHEMA_LINE_PATH = "../../schema/quiz.schema.json"
 
@@ -72,6 +74,12 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
                 )
                 continue
             sources[path] = str(imported.source)
+            if len(data) > MAX_QUIZ_BYTES:
+                problems.append(
+                    f"{_shown(path)} would be {readable_size(len(data))}; a quiz file may be at "
+                    f"most {readable_size(MAX_QUIZ_BYTES)}: split category {quiz.quiz_id!r} in "
+                    "Moodle, or leave out its images"
+                )
             replaces = _existing_quiz(path, force, problems)
             planned[path] = Planned(path, data, replaces)
         for name, data in imported.images.items():
