@@ -18,6 +18,8 @@ import argparse
 import random
 from pathlib import Path
 
+from quizbank.schemaline import write_schema
+
 LANGUAGES = ("en", "ur")
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schema/quiz.schema.json"
 LEVELS = ("beginner", "intermediate", "advanced")
@@ -324,7 +326,9 @@ def quiz_text(index: int, lang: str, shape: list[dict[str, object]], seed: int) 
 def generate_bank(
     root: Path, quizzes: int = 500, questions: int = 20, seed: int = 1, *, all_types: bool = False
 ) -> list[Path]:
-    """Write the bank under `root` (`root/<lang>/<quiz-id>.yaml`); return the files written."""
+    """Write the bank under `root` (`root/<lang>/<quiz-id>.yaml`), and the schema its files'
+    schema line leads to, as `quizbank new` does; return the quiz files written."""
+    write_schema(root)
     written: list[Path] = []
     for lang in LANGUAGES:
         (root / lang).mkdir(parents=True, exist_ok=True)

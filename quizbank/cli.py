@@ -634,12 +634,17 @@ def _progress_bar(out: Console) -> Iterator[BuildProgress]:
 def _new(args: argparse.Namespace, out: Console) -> int:
     # Imported here: only this command reads the templates.
     from quizbank.scaffold import default_languages, new_quiz
+    from quizbank.schemaline import write_schema
 
     languages = args.languages or default_languages(args.path)
     written = new_quiz(args.quiz_id, args.path, languages, args.title)
     for new in written:
         shown = printable(display_path(new.path))
         out.print(f"wrote {shown} ({new.note})" if new.note else f"wrote {shown}")
+    schema = write_schema(args.path)
+    if schema is not None:
+        shown = printable(display_path(schema))
+        out.print(f"wrote {shown} (an editor checks the quiz files against it as you type)")
     first = next((new for new in written if new.lang == "en"), written[0])
     command = f"quizbank validate {shlex.quote(display_path(first.path))}"
     out.print(printable(f"next: replace the example questions, then run: {command}"))

@@ -26,7 +26,7 @@ from quizbank.errors import QuizbankError, UsageError
 from quizbank.loader import LoadedQuiz
 from quizbank.model import Question, Quiz, question_texts
 from quizbank.paths import ITEM_NAMES, Loc
-from quizbank.placeholders import find_placeholders
+from quizbank.placeholders import find_placeholders, made_by_new
 from quizbank.yamlsource import child_node, decode, load_document, read_bytes
 
 SOURCE_KEY = "source"
@@ -375,7 +375,8 @@ def bank_status(paths: Sequence[Path]) -> list[LanguageStatus]:
             if quiz is None:
                 continue
             row.questions = len(quiz.questions)
-            row.placeholders = sum(1 for _ in find_placeholders(quiz, lang))
+            from_new = path is not None and made_by_new(path)
+            row.placeholders = sum(1 for _ in find_placeholders(quiz, lang, from_new=from_new))
             if row.reference:
                 row.missing = row.stale = row.unmarked = 0
                 continue

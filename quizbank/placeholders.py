@@ -32,6 +32,21 @@ NO_EXPLANATION = N_(
 )
 NO_TITLE = N_("Imported quiz")
 
+# The fields of a template whose texts are sentences of its own.
+_SENTENCES = frozenset(
+    [
+        "description",
+        "prompt",
+        "explanation",
+        "feedback",
+        "feedback_true",
+        "feedback_false",
+        "grader_info",
+    ]
+)
+# The line `quizbank new` writes at the top of a file (the templates' second line).
+NEW_MARK = "# Written by `quizbank new`"
+_HEAD_BYTES = 4096
 FROM_NEW = "placeholder text from `quizbank new`"
 FROM_IMPORT = "placeholder text from `quizbank import`"
 # What to write instead, by the last part of the text's location.
@@ -46,21 +61,33 @@ _WHAT = {
 }
 
 
+def made_by_new(path: Path) -> bool:
+    """Whether a quiz file still carries the line `quizbank new` marks its files with (only
+    there is an example's text a placeholder: another quiz may share a sentence with one)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(_HEAD_BYTES)
+    except OSError:
+        return False
+    return NEW_MARK.encode() in head
+
+
 def check_placeholders(loaded: LoadedQuiz, lang: str, *, strict: bool) -> int:
     """Report every placeholder left in a valid quiz; return how many were found."""
     quiz = loaded.quiz
     if quiz is None:
         return 0
-    found = list(find_placeholders(quiz, lang))
+    found = list(find_placeholders(quiz, lang, from_new=made_by_new(loaded.path)))
     severity = Severity.ERROR if strict else Severity.WARNING
     for loc, message in found:
         loaded.report(message, loc, severity=severity)
     return len(found)
 
 
-def find_placeholders(quiz: Quiz, lang: str) -> Iterator[tuple[Loc, str]]:
-    """Each placeholder of a quiz: where it is, and what the author should do."""
-    examples = _example_texts(lang)
+def find_placeholders(quiz: Quiz, lang: str, *, from_new: bool) -> Iterator[tuple[Loc, str]]:
+    """Each placeholder of a quiz: where it is, and what the author should do; the examples'
+    texts count only `from_new`, in a file `quizbank new` wrote."""
+    examples = _example_texts(lang) if from_new else frozenset()
     imported = _import_texts(lang)
     whole: set[int] = set()
     for index, question in enumerate(quiz.questions):
@@ -74,7 +101,8 @@ def find_placeholders(quiz: Quiz, lang: str) -> Iterator[tuple[Loc, str]]:
     for loc, text in text_fields(quiz):
         if len(loc) > 1 and loc[0] == "questions" and loc[1] in whole:
             continue
-        if text in imported or (loc == ("title",) and text == NEW_TITLES.get(lang)):
+        new_title = from_new and loc == ("title",) and text == NEW_TITLES.get(lang)
+        if text in imported or new_title:
             origin = FROM_IMPORT if text in imported else FROM_NEW
         elif text in examples and loc != ("title",):
             origin = FROM_NEW
@@ -98,13 +126,19 @@ def template_for(lang: str) -> str | None:
     return base if (TEMPLATES / f"quiz.{base}.yaml").is_file() else None
 
 
-@lru_cache(maxsize=8)
 def _example_texts(lang: str) -> frozenset[str]:
-    """Every text of the template `new` starts a quiz in `lang` from (the English one when the
-    language has none of its own), but its title."""
-    template = template_for(lang) or "en"
-    quiz = Quiz.model_validate(yaml.safe_load(filled_template(template, "example", lang, "-")))
-    return frozenset(text for loc, text in text_fields(quiz) if loc != ("title",) and text)
+    """The sentences of the template `new` starts a quiz in `lang` from (the English one when
+    the language has none of its own)."""
+    return _template_sentences(template_for(lang) or "en")
+
+
+@lru_cache(maxsize=4)
+def _template_sentences(template: str) -> frozenset[str]:
+    """A template's description, prompts, explanations, feedback and grader information: the
+    texts no quiz would share with it by chance (an option such as "All of the above" may)."""
+    text = filled_template(template, "example", template, "-")
+    quiz = Quiz.model_validate(yaml.safe_load(text))
+    return frozenset(text for loc, text in text_fields(quiz) if str(loc[-1]) in _SENTENCES and text)
 
 
 @lru_cache(maxsize=8)

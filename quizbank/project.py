@@ -18,6 +18,7 @@ from quizbank.loader import LoadedQuiz, load_quiz
 from quizbank.model import LANGUAGE_CODE, Quiz
 from quizbank.parallel import parallel_map
 from quizbank.placeholders import check_placeholders
+from quizbank.schemaline import check_schema_line
 
 SUFFIXES = (".yaml", ".yml")
 DEFAULT_CONTENT = Path("content")
@@ -231,6 +232,7 @@ def check_quiz(
     check_coverage(group.quiz_id, loaded, languages, strict=strict)
     for lang, item in loaded.items():
         check_placeholders(item, lang, strict=strict)
+        check_schema_line(item)
     diagnostics = [d for item in loaded.values() for d in item.listed_diagnostics()]
     digests = {lang: item.digest for lang, item in loaded.items()}
     return CheckedQuiz(group.quiz_id, quizzes(loaded), diagnostics, digests, loaded)

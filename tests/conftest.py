@@ -56,11 +56,12 @@ def urdu() -> Quiz:
 @pytest.fixture
 def bank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the first bundled quiz (checkpoint-sharding, in both languages) as content/ in a
-    temporary working folder, so that counts stay put as content grows; paths print relative to
-    it."""
+    temporary working folder, with the schema beside it, so that counts stay put as content
+    grows; paths print relative to it."""
     for lang in ("en", "ur"):
         (tmp_path / "content" / lang).mkdir(parents=True)
         shutil.copy(CONTENT / lang / f"{QUIZ}.yaml", tmp_path / "content" / lang)
+    shutil.copytree(REPO / "schema", tmp_path / "schema")  # where their schema line leads
     monkeypatch.chdir(tmp_path)
     return tmp_path / "content"
 

@@ -75,14 +75,14 @@ def test_invalid_bank_leaves_existing_output_exactly_as_it_was(bank: Path, tmp_p
     after.pop(f"content/en/{QUIZ}.yaml")
     before.pop(f"content/en/{QUIZ}.yaml")
     assert after == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "dist"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "dist", "schema"]
 
 
 def test_invalid_bank_creates_no_output_folder(bank: Path, tmp_path: Path) -> None:
     edit(bank / "ur" / f"{QUIZ}.yaml", "answer: d", "answer: a")
     result = _build(bank, tmp_path / "dist")
     assert result.report.has_errors
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "schema"]
 
 
 class _Exploding(PlainTextRenderer):
@@ -97,7 +97,7 @@ def test_a_crash_half_way_writes_nothing(bank: Path, tmp_path: Path) -> None:
     out = tmp_path / "dist"
     with pytest.raises(RuntimeError):
         build(BuildRequest(paths=[bank], out_dir=out), _registry(PlainTextRenderer, _Exploding))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "schema"]
 
 
 class _Escaping(PlainTextRenderer):

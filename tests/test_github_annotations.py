@@ -52,13 +52,13 @@ def test_an_error_and_a_warning_as_workflow_commands() -> None:
 def test_validate_prints_one_annotation_per_problem_then_a_plain_summary(
     bank: Path, cli: Callable[..., Run]
 ) -> None:
+    _second_quiz(bank, "en")  # no Urdu: a warning
     line = edit(bank / "en" / f"{QUIZ}.yaml", "answer: d", "answer: e")
     key = edit(
         bank / "en" / f"{QUIZ}.yaml",
         "level: intermediate",
         'level: intermediate\n"50%, x: y\\nz": 1',
     )
-    assert cli("new", "second", "--lang", "en").code == 0  # no Urdu: a warning
     run = cli("validate", "--output-format", "github")
     assert run.code == 1
     assert run.lines == [
@@ -73,13 +73,22 @@ def test_validate_prints_one_annotation_per_problem_then_a_plain_summary(
     assert not any(ord(c) < 0x20 and c != "\n" for c in run.out)
 
 
+def _second_quiz(bank: Path, *langs: str) -> None:
+    """A second quiz, the bundled one under the id `second`, in the languages given."""
+    for lang in langs:
+        text = (bank / lang / f"{QUIZ}.yaml").read_text(encoding="utf-8")
+        (bank / lang / "second.yaml").write_text(
+            text.replace(f"id: {QUIZ}", "id: second", 1), encoding="utf-8"
+        )
+
+
 def _id_line() -> int:
-    """The line of `id:` in the quiz `quizbank new` wrote (after the template's comments)."""
+    """The line of `id:` in the second quiz."""
     return line_of(Path("content/en/second.yaml"), "id: second")
 
 
 def test_the_exit_code_is_as_for_text(bank: Path, cli: Callable[..., Run]) -> None:
-    assert cli("new", "second", "--lang", "en").code == 0
+    _second_quiz(bank, "en")
     run = cli("validate", "--output-format", "github")
     assert run.code == 0
     assert run.lines[0].startswith(
@@ -164,7 +173,7 @@ def _run_entry(*files: str) -> subprocess.CompletedProcess[str]:
 def test_the_hook_s_entry_checks_several_files_and_their_translations(
     bank: Path, cli: Callable[..., Run]
 ) -> None:
-    assert cli("new", "second").code == 0
+    _second_quiz(bank, "en", "ur")
     done = _run_entry(f"content/en/{QUIZ}.yaml", "content/ur/second.yaml")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "0 errors, 0 warnings in 4 files"

@@ -44,6 +44,7 @@ def test_a_new_pair_validates_at_once_with_every_type(empty: Path, cli: Callable
     assert run.lines == [
         "wrote content/en/checkpoint-basics.yaml",
         "wrote content/ur/checkpoint-basics.yaml",
+        "wrote schema/quiz.schema.json (an editor checks the quiz files against it as you type)",
         "next: replace the example questions, then run: "
         "quizbank validate content/en/checkpoint-basics.yaml",
     ]
@@ -155,9 +156,10 @@ def test_an_english_title_leaves_the_urdu_placeholder_and_says_so(
     assert _loaded(empty / "content" / "en" / "titled.yaml")["title"] == "Checkpoint basics"
     assert _loaded(empty / "content" / "ur" / "titled.yaml")["title"] == "نیا کوئز"
     warnings = [line for line in cli("validate").lines if "title: placeholder" in line]
+    title = line_of(empty / "content" / "ur" / "titled.yaml", "title: ")
     assert warnings == [
-        "content/ur/titled.yaml:9:8: warning: title: placeholder text from `quizbank new`: "
-        "write the title"
+        f"content/ur/titled.yaml:{title}:8: warning: title: placeholder text from "
+        "`quizbank new`: write the title"
     ]
     urdu = cli("new", "urdu-title", "--title", "چیک پوائنٹ کی بنیادی باتیں")
     assert urdu.code == 0 and "placeholder" not in urdu.out
@@ -218,3 +220,37 @@ def test_a_bad_language_is_a_usage_error(empty: Path, cli: Callable[..., Run]) -
     assert run.code == 2
     assert "'English' is not a language code" in run.err
     assert not (empty / "content").exists()
+
+
+def test_the_schema_line_of_a_new_quiz_leads_to_the_schema(
+    empty: Path, cli: Callable[..., Run]
+) -> None:
+    assert cli("new", "first").code == 0
+    for lang in ("en", "ur"):
+        quiz = empty / "content" / lang / "first.yaml"
+        target = quiz.read_text(encoding="utf-8").splitlines()[0].split("$schema=")[1]
+        assert (quiz.parent / target).resolve() == (empty / "schema" / "quiz.schema.json")
+    assert (empty / "schema" / "quiz.schema.json").read_text("utf-8") == cli("schema").out
+    (empty / "schema" / "quiz.schema.json").write_text("{}")  # the author's own: kept
+    again = cli("new", "second")
+    assert "schema" not in again.out
+    assert (empty / "schema" / "quiz.schema.json").read_text() == "{}"
+
+
+def test_a_schema_line_that_leads_nowhere_is_a_warning(bank: Path, cli: Callable[..., Run]) -> None:
+    run = cli("validate")
+    assert not [line for line in run.lines if "schema line" in line]
+    english = bank / "en" / f"{QUIZ}.yaml"
+    text = english.read_text(encoding="utf-8")
+    first, rest = text.split("\n", 1)
+    english.write_text("# yaml-language-server: $schema=../schema.json\n" + rest, "utf-8")
+    assert first.startswith("# yaml-language-server: $schema=")
+    run = cli("validate")
+    assert run.code == 0
+    assert [line for line in run.lines if "schema line" in line] == [
+        f"content/en/{QUIZ}.yaml:1:33: warning: the editor's schema line points at "
+        "'../schema.json', which does not exist, so the editor checks nothing as you type: "
+        "write it with `quizbank schema > content/schema.json`"
+    ]
+    english.write_text("# yaml-language-server: $schema=https://example.org/s.json\n" + rest)
+    assert not [line for line in cli("validate").lines if "schema line" in line]

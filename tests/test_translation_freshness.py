@@ -200,6 +200,7 @@ def test_status_counts_in_text_and_json(bank: Path, cli: Callable[..., Run]) -> 
         "stale": 1,
         "unmarked": 1,
         "untranslated": 0,
+        "placeholders": 0,
         "errors": 0,
     }
     assert rows["en"]["reference"] and rows["en"]["questions"] == 8
@@ -209,6 +210,7 @@ def test_status_counts_in_text_and_json(bank: Path, cli: Callable[..., Run]) -> 
         "stale": 1,
         "unmarked": 1,
         "untranslated": 0,
+        "placeholders": 0,
         "errors": 0,
     }
     table = cli("status").lines
@@ -220,10 +222,11 @@ def test_status_counts_in_text_and_json(bank: Path, cli: Callable[..., Run]) -> 
         "stale",
         "unmarked",
         "untranslated",
+        "placeholders",
         "errors",
     ]
-    assert [QUIZ, "ur", "8", "0", "1", "1", "0", "0"] in [line.split() for line in table]
-    assert table[-1].split() == ["total", "16", "0", "1", "1", "0", "0"]
+    assert [QUIZ, "ur", "8", "0", "1", "1", "0", "0", "0"] in [line.split() for line in table]
+    assert table[-1].split() == ["total", "16", "0", "1", "1", "0", "0", "0"]
 
 
 def test_status_counts_missing_and_untranslated(bank: Path, cli: Callable[..., Run]) -> None:
