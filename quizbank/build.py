@@ -138,10 +138,11 @@ SPLIT_MAX_BYTES = 8 << 20
 def plan_renderers(
     registry: Registry, formats: Sequence[str], option_pairs: Sequence[str], languages: list[str]
 ) -> list[ActiveRenderer]:
-    """Configure the chosen renderers (all of them by default) with their `-O` options."""
-    entries = [registry.get(name) for name in dict.fromkeys(formats)] or list(
-        registry.renderers.values()
-    )
+    """Configure the chosen renderers (by default, all that build by default) with their `-O`
+    options."""
+    entries = [registry.get(name) for name in dict.fromkeys(formats)] or [
+        entry for entry in registry.renderers.values() if entry.cls.builds_by_default
+    ]
     if not entries:
         raise UsageError("no renderer is installed")
     options = split_options(option_pairs, entries)

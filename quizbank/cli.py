@@ -63,7 +63,8 @@ examples:
 """
 
 _BUILD_HELP = """\
-Validate, then export every quiz in every format and language into DIR/<format>/<lang>/.
+Validate, then export every quiz in every format and language into DIR/<format>/<lang>/
+(paper exams, -f pdf, only when asked for).
 Nothing is written when there is an error. A build of some files, formats or languages
 replaces only those outputs and removes only outputs of quizzes gone from the sources given.
 
@@ -727,8 +728,11 @@ def _status(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _formats(out: Console, err: Console) -> int:
     registry = _registry(err)
     for entry in registry.renderers.values():
+        asked = "" if entry.cls.builds_by_default else f"  [only when asked: -f {entry.name}]"
         out.print(
-            Text.assemble((entry.name, "bold"), f"  {entry.cls.description}  ({entry.origin})")
+            Text.assemble(
+                (entry.name, "bold"), f"  {entry.cls.description}  ({entry.origin}){asked}"
+            )
         )
         for name, info in entry.cls.Options.model_fields.items():
             default = "required" if info.is_required() else f"default {_option_text(info.default)}"

@@ -120,6 +120,9 @@ class Renderer(ABC, Generic[OptionsT]):
     # The question types (`type:` in the YAML) the format carries; None for every type. The
     # others are left out of its files, and `losses` reports them.
     supported_types: ClassVar[frozenset[str] | None] = None
+    # Whether `build` without `-f` writes this format; a costly one (paper exams) is built only
+    # when asked for by name.
+    builds_by_default: ClassVar[bool] = True
 
     def __init__(self, options: OptionsT) -> None:
         self.options = options

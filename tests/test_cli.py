@@ -231,3 +231,13 @@ def _help(command: str) -> str:
         env={**os.environ, "COLUMNS": "200"},
     )
     return done.stdout
+
+
+def test_a_plain_build_leaves_out_the_formats_built_only_when_asked(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    listed = [line for line in cli("formats").lines if line.startswith("pdf ")]
+    assert listed and listed[0].endswith("[only when asked: -f pdf]")
+    assert cli("build", "-o", tmp_path / "all").code == 0
+    assert not (tmp_path / "all" / "pdf").exists()
+    assert (tmp_path / "all" / "html").is_dir()

@@ -51,6 +51,9 @@ class PdfRenderer(Renderer[PdfOptions]):
     )
     extension: ClassVar[str] = "pdf"
     Options: ClassVar[type[RendererOptions]] = PdfOptions
+    # Typesetting costs seconds a quiz where the other formats take milliseconds: a plain build
+    # leaves paper out, and `-f pdf` asks for it.
+    builds_by_default: ClassVar[bool] = False
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
