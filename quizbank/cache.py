@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Collection, Iterable, Mapping
@@ -29,6 +30,8 @@ from quizbank.diagnostics import printable
 from quizbank.model import LANG_PATTERN, Level
 from quizbank.output import safe_relative, write_atomic
 from quizbank.paths import format_loc
+from quizbank.project import link_problem
+from quizbank.yamlsource import YamlError, read_bytes
 
 CACHE_FILE = ".quizbank-cache.json"
 CACHE_FORMAT = 2
@@ -136,7 +139,11 @@ class BuildCache:
         settings: str,
     ) -> str:
         """A hash of a quiz's files (by language), the image files it used when last built,
-        and what its checks depend on (`settings`); raises OSError for a file that is gone."""
+        and what its checks depend on (`settings`); raises OSError for a file that is gone or
+        that checking refuses unread (a link out of the content folder, a named pipe)."""
+        for path in files.values():
+            if (problem := link_problem(path)) is not None:
+                raise OSError(problem)
         digests = {lang: self.file_digest(path) for lang, path in files.items()}
         image_digests = {path: self.file_digest(Path(path)) for path in images}
         return self.source_hash_of(digests, image_digests, languages, settings)
@@ -159,14 +166,20 @@ class BuildCache:
         return digest.hexdigest()
 
     def file_digest(self, path: Path) -> str:
-        """The SHA-256 of a file's content, read again only if its size or time has changed."""
+        """The SHA-256 of a file's content, read again only if its size or time has changed;
+        OSError for one that is not a regular file or is larger than a quiz file may be."""
         info = os.stat(path)
         name = str(path)
         known = self.digests.get(name)
-        if known is not None and known[:2] == (info.st_size, info.st_mtime_ns):
+        stamp = (info.st_size, info.st_mtime_ns)
+        if known is not None and known[:2] == stamp and stat.S_ISREG(info.st_mode):
             self.used_digests[name] = known
             return known[2]
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:
+            data = read_bytes(path)  # a regular file, of a size a quiz file may have
+        except YamlError as exc:
+            raise OSError(exc.message) from None
+        digest = hashlib.sha256(data).hexdigest()
         if info.st_mtime_ns < time.time_ns() - SETTLED_NS:
             self.used_digests[name] = (info.st_size, info.st_mtime_ns, digest)
         return digest

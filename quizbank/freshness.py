@@ -203,13 +203,13 @@ def mark_translated(files: Sequence[Path], question_ids: Iterable[str] = ()) -> 
     """Record in each translated file what each of its questions (or the given ones) is
     translated from. Every file is checked first; when any is refused, nothing is written."""
     from quizbank.output import write_atomic  # only this command writes: not for `validate`
-    from quizbank.project import check_quiz, discover  # the project imports this module
+    from quizbank.project import check_quiz, discover, is_entry  # the project imports this
 
     wanted = list(dict.fromkeys(question_ids))
     plans: list[tuple[Path, str, dict[int, dict[str, str]], list[str]]] = []
     for path in dict.fromkeys(files):
         shown = printable(display_path(path))
-        if not path.is_file():
+        if not is_entry(path):
             raise UsageError(f"no such file: {shown}")
         bank = discover([path])
         group = next(g for g in bank.groups if path in g.files.values())

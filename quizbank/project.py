@@ -67,7 +67,7 @@ def discover(paths: Iterable[Path]) -> Bank:
     for path in given:
         if path.is_dir():
             files.update(_quiz_files_under(path))
-        elif path.is_file() or path.is_symlink():
+        elif is_entry(path):
             files.add(path)
         else:
             raise UsageError(f"no such file or folder: {path}")
@@ -89,6 +89,13 @@ def discover(paths: Iterable[Path]) -> Bank:
     languages = {lang for g in groups.values() for lang in g.files if LANGUAGE_CODE.match(lang)}
     languages.update(_languages_beside(files))
     return Bank(sorted(groups.values(), key=lambda g: g.quiz_id), sorted(languages))
+
+
+def is_entry(path: Path) -> bool:
+    """Whether something other than a folder is at `path`: a file, a link (even one leading
+    nowhere), a named pipe. Such a quiz file is listed; reading it is refused later if need be,
+    at the file, in words."""
+    return os.path.lexists(path) and not path.is_dir()
 
 
 def content_folders(bank: Bank) -> list[Path]:
@@ -147,7 +154,7 @@ def _translations_beside(files: Iterable[Path]) -> set[Path]:
         for folder in folders[root]:
             for suffix in SUFFIXES:
                 other = folder / f"{file.stem}{suffix}"
-                if other.is_file() or other.is_symlink():
+                if is_entry(other):
                     found.add(other)
     return found
 
@@ -162,21 +169,23 @@ def link_problem(path: Path) -> str | None:
     """Why a quiz file that is (or lies under) a symbolic link must not be read; None if fine.
 
     A link may lead anywhere inside the content folder (the folder holding the language
-    folders); one that leaves it, leads nowhere or loops is refused before anything is read.
+    folders); one that leaves it, leads nowhere or loops is refused before anything is read,
+    and where a link leads out of the content folder is not told (only the link's own path).
     """
     if _no_link_above(str(path.parent)) and not path.is_symlink():
         return None
-    try:
-        target = path.resolve(strict=True)
-    except FileNotFoundError:
-        return f"this is a symbolic link to {os.readlink(path)!r}, which does not exist"
-    except (RuntimeError, OSError):
-        return "this is a symbolic link that leads back to itself"
-    if not target.is_relative_to(path.parent.parent.resolve()):
+    content = os.path.realpath(path.parent.parent)
+    if not Path(os.path.realpath(path)).is_relative_to(content):
         return (
             "this is a symbolic link to a file outside the content folder; quiz files must be "
             "inside it (copy the file in instead of linking it)"
         )
+    try:
+        path.resolve(strict=True)
+    except FileNotFoundError:
+        return f"this is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    except (RuntimeError, OSError):
+        return "this is a symbolic link that leads back to itself"
     return None
 
 

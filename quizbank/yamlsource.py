@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import operator
+import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,17 +227,41 @@ def read_text(path: Path) -> str:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, refused unread when the file is larger than a quiz file may be."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise YamlError(
-            f"the file is {size / 2**20:.1f} MiB; a quiz file may be at most "
-            f"{MAX_FILE_BYTES // 2**20} MiB (split the quiz into several files)"
-        )
-    raw = path.read_bytes()
+    """The bytes of a quiz file, the one way every command reads one: a regular file only (a
+    link to one followed), read at most `MAX_FILE_BYTES`. A named pipe, a device, a socket or a
+    folder is refused without being opened (a pipe would be waited on, a device read without
+    end), and a file larger than a quiz file may be, unread."""
+    _refuse_unless_regular(os.stat(path).st_mode)
+    # Not blocking: should a pipe replace the file since, opening it does not wait for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(descriptor, "rb") as file:
+        info = os.fstat(descriptor)
+        _refuse_unless_regular(info.st_mode)
+        if info.st_size > MAX_FILE_BYTES:
+            raise YamlError(
+                f"the file is {info.st_size / 2**20:.1f} MiB; a quiz file may be at most "
+                f"{MAX_FILE_BYTES // 2**20} MiB (split the quiz into several files)"
+            )
+        raw = file.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:  # it grew since
         raise YamlError(f"the file grew past {MAX_FILE_BYTES // 2**20} MiB while it was read")
     return raw
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def _refuse_unless_regular(mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    what = next((name for test, name in _KINDS if test(mode)), "a special file")
+    raise YamlError(f"this is {what}, not an ordinary file; a quiz file must be an ordinary file")
 
 
 def decode(raw: bytes) -> str:

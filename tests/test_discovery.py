@@ -100,3 +100,16 @@ def test_a_file_outside_a_language_folder_does_not_count_as_a_language(
     run = cli("validate")
     assert run.code == 1
     assert not any("no 'content' version" in line for line in run.lines), run.out
+
+
+def test_a_link_leading_nowhere_outside_is_refused_without_naming_where(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    (bank / "en" / "gone.yaml").symlink_to(tmp_path / "private-name" / "gone.yaml")
+    run = cli("validate")
+    assert run.code == 1
+    assert "private-name" not in run.out + run.err
+    assert run.errors == [
+        "content/en/gone.yaml:1:1: error: this is a symbolic link to a file outside the "
+        "content folder; quiz files must be inside it (copy the file in instead of linking it)"
+    ]
