@@ -8,17 +8,22 @@ changed. Each served page carries a small script that listens to Server-Sent Eve
 its problems, each at `file:line:column` with the line of YAML it concerns.
 
 Only the pages the server rendered are served, by an exact match of the URL's path against
-them: no URL path ever reaches the file system.
+them: no URL path ever reaches the file system. Only requests naming this server in their
+`Host` (127.0.0.1, localhost or the `--host` given) are answered, so that no other site can reach
+it through a name of its own that leads here (DNS rebinding). Each connection has a thread, at
+most MAX_CONNECTIONS at once, and a timeout; a client that goes away is let go quietly.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import json
 import os
 import queue
 import re
+import sys
 import threading
 import webbrowser
 from collections.abc import Callable, Iterable, Sequence
@@ -26,6 +31,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from watchfiles import Change, watch
@@ -34,7 +40,7 @@ from quizbank.diagnostics import Diagnostic, Report, Severity, display_path
 from quizbank.errors import QuizbankError
 from quizbank.images import MEDIA_TYPES
 from quizbank.parallel import parallel_map
-from quizbank.project import SUFFIXES, Bank, QuizFiles, check_quiz, discover
+from quizbank.project import SUFFIXES, Bank, QuizFiles, check_quiz, discover, link_problem
 from quizbank.registry import Registry
 from quizbank.renderer import (
     QuizSummary,
@@ -43,10 +49,15 @@ from quizbank.renderer import (
     RendererOptions,
     quiz_summaries,
 )
+from quizbank.yamlsource import YamlError, read_bytes
 
 EVENTS_PATH = "/events"
 SCRIPT_PATH = "/_quizbank/live.js"
 KEEPALIVE_SECONDS = 15.0
+SOCKET_TIMEOUT = 30.0  # a connection that sends or takes nothing for this long is closed
+MAX_CONNECTIONS = 64  # served at once, each by its own thread; more are answered 503
+REWATCH_SECONDS = 0.5  # how often a watched folder that is gone is looked for
+LOCAL_NAMES = ("127.0.0.1", "localhost")
 # The script every served page carries: reload when the page's quiz changes (the index, whose
 # data-quiz is empty, on any change). It names the version of the page it is on, so that a
 # change made while the page was loading (before its stream opened) is announced at once; and
@@ -133,6 +144,26 @@ def error_page(
         )
     errors = Report(list(diagnostics)).count(Severity.ERROR)
     title = f"{quiz_id}: {errors} error{'s' if errors != 1 else ''}"
+    body = (
+        '<p role="alert">This quiz has errors; the page comes back when they are fixed and the '
+        f'file is saved.</p>\n<ol class="problems">\n{"".join(items)}\n</ol>\n'
+    )
+    return _problem_page(quiz_id, title, body, version)
+
+
+def failure_page(quiz_id: str, renderer: str, failure: BaseException, version: str = "") -> str:
+    """The page served instead of a valid quiz its renderer failed on: what it raised, escaped."""
+    title = f"{quiz_id}: the {renderer} renderer failed"
+    what = f"{type(failure).__name__}: {failure}"
+    body = (
+        f'<p role="alert">This quiz is valid, but the {html.escape(renderer)} renderer failed on '
+        "it; the page comes back when the renderer works on the saved file.</p>\n"
+        f'<pre class="failure"><code>{html.escape(what)}</code></pre>\n'
+    )
+    return _problem_page(quiz_id, title, body, version)
+
+
+def _problem_page(quiz_id: str, title: str, body: str, version: str) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en" dir="ltr">\n<head>\n<meta charset="utf-8">\n'
@@ -142,9 +173,7 @@ def error_page(
         "pre{background:#f4f4f4;padding:.5rem;overflow:auto}"
         "li.error strong{color:#b00020}li.warning strong{color:#8a5a00}</style>\n"
         '</head>\n<body>\n<p><a href="../index.html">All quizzes</a></p>\n'
-        f'<main>\n<h1>{html.escape(title)}</h1>\n<p role="alert">This quiz has errors; '
-        "the page comes back when they are fixed and the file is saved.</p>\n"
-        f'<ol class="problems">\n{"".join(items)}\n</ol>\n</main>\n'
+        f"<main>\n<h1>{html.escape(title)}</h1>\n{body}</main>\n"
         f"{_script_tag(quiz_id, version)}"
         "</body>\n</html>\n"
     )
@@ -187,14 +216,23 @@ class _Checked:
 
 
 def _read(group: QuizFiles) -> tuple[tuple[tuple[str, str, str], ...], dict[str, str]]:
-    """The key of a quiz's files' contents, and their texts by displayed path."""
+    """The key of a quiz's files' contents, and their texts by displayed path. A file checking
+    refuses unread (a link out of the content folder, a named pipe, one too big) is read here
+    neither: its key is why, and nothing of it is quoted."""
     key = []
     texts: dict[str, str] = {}
     for lang, path in sorted(group.files.items()):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b""  # checking says why, at the file
+        refused = link_problem(path)
+        if refused is None:
+            try:
+                data = read_bytes(path)
+            except YamlError as exc:
+                refused = exc.message
+            except OSError as exc:
+                refused = str(exc.strerror or exc)
+        if refused is not None:  # checking says why, at the file
+            key.append((lang, str(path), refused))
+            continue
         key.append((lang, str(path), hashlib.sha256(data).hexdigest()))
         texts[display_path(path)] = data.decode("utf-8", errors="replace")
     return tuple(key), texts
@@ -217,7 +255,13 @@ def render_quiz(
     version = QuizPages(key, {}, [], False, images).version
     present = [lang for lang in languages if lang in checked.translations]
     translations = QuizTranslations(group.quiz_id, checked.translations, present, checked.images)
-    for output in renderer.render_quiz(translations):
+    try:
+        outputs = list(renderer.render_quiz(translations))
+    except Exception as exc:  # a defect of the renderer: the preview survives it, and says so
+        page = failure_page(group.quiz_id, renderer.name, exc, version).encode("utf-8")
+        pages = {f"/{lang}/{group.quiz_id}.html": page for lang in group.files}
+        return QuizPages(key, pages, [], True, images)
+    for output in outputs:
         text = live_page(output.content.decode("utf-8"), group.quiz_id, version)
         pages[f"/{output.path.as_posix()}"] = text.encode("utf-8")
     return QuizPages(key, pages, quiz_summaries(translations), False, images)
@@ -280,6 +324,7 @@ class Preview:
         self.quizzes: dict[str, QuizPages] = {}
         self.groups: dict[str, QuizFiles] = {}
         self._owners: dict[str, str] = {}  # by the real path of each file: its quiz's id
+        self._folders: set[str] = set()  # the real paths of their language and content folders
         self.problem = ""  # why nothing is served (no quiz file found), if so
         self._index: bytes | None = None
         self._generation = 0  # of the index: one more at each change of what it shows
@@ -317,14 +362,33 @@ class Preview:
             for group in bank.groups
             for path in group.files.values()
         }
+        self._folders = {
+            os.path.realpath(folder)
+            for group in bank.groups
+            for path in group.files.values()
+            for folder in (path.parent, path.parent.parent)
+        }
+
+    def watches(self, change: object, path: str) -> bool:
+        """Whether a change matters: to a quiz file, an image (which quizzes show), or a
+        folder (one added, or one of the bank's renamed or gone)."""
+        return (
+            path.endswith(SUFFIXES)
+            or _is_image(path)
+            or path in self._folders
+            or os.path.isdir(path)
+        )
 
     def update(self, changed: Iterable[str], *, modified_only: bool = False) -> set[str]:
         """After files changed: check and render again the quizzes whose files changed, drop
         those gone; tell the browsers. Returns the ids of the quizzes whose pages changed.
 
         When every change is to the contents of a file already known (`modified_only`), the
-        bank is not looked through again: only those quizzes are read."""
+        bank is not looked through again: only those quizzes are read. A folder changed (added,
+        renamed, gone) has every quiz looked through again."""
         changed = list(changed)
+        if any(not path.endswith(SUFFIXES) and not _is_image(path) for path in changed):
+            return self.rescan()
         paths = [path for path in changed if path.endswith(SUFFIXES)]
         stems = {Path(path).stem for path in paths} | self._showing(changed)
         owners = [self._owners.get(os.path.realpath(path)) for path in paths]
@@ -340,6 +404,13 @@ class Preview:
         bank = self._discover()
         present = {group.quiz_id for group in bank.groups}
         return self._refresh(bank, stems, set(self.quizzes) - present, whole=True)
+
+    def rescan(self) -> set[str]:
+        """Look through the bank again, and check again every quiz whose files' contents
+        changed (after folders were renamed, moved away or back, replaced)."""
+        bank = self._discover()
+        present = {group.quiz_id for group in bank.groups}
+        return self._refresh(bank, present, set(self.quizzes) - present, whole=True)
 
     def _showing(self, changed: Iterable[str]) -> set[str]:
         """The quizzes that show one of the changed images, or that have errors (a missing image
@@ -404,13 +475,21 @@ class Preview:
             (s for entry in self.quizzes.values() for s in entry.summaries),
             key=lambda s: (s.quiz_id, s.lang),
         )
-        page = "".join(
-            output.content.decode("utf-8") for output in self.renderer.render_bank(summaries)
-        )
+        notes = []
+        try:
+            page = "".join(
+                output.content.decode("utf-8") for output in self.renderer.render_bank(summaries)
+            )
+        except Exception as exc:  # a defect of the renderer: the preview survives it
+            page = ""
+            what = f"{type(exc).__name__}: {exc}"
+            notes.append(
+                f"<p>The {html.escape(self.renderer.name)} renderer failed on the index: "
+                f"<code>{html.escape(what)}</code></p>"
+            )
         if not page:
             page = "<!DOCTYPE html>\n<html><head></head><body></body></html>\n"
         broken = sorted(quiz_id for quiz_id, entry in self.quizzes.items() if entry.errors)
-        notes = []
         if self.problem:
             notes.append(f"<p>{html.escape(self.problem)}</p>")
         if broken:
@@ -451,15 +530,67 @@ class Preview:
             return entry.pages.get(path) if entry else None
 
 
+def _plain(status: HTTPStatus, text: str) -> bytes:
+    """A whole HTTP response of a line of text, closing the connection."""
+    body = f"{text}\n".encode()
+    head = (
+        f"HTTP/1.1 {status.value} {status.phrase}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+BUSY = _plain(HTTPStatus.SERVICE_UNAVAILABLE, "quizbank serve: too many connections at once")
+
+
 class PreviewServer(ThreadingHTTPServer):
+    """A thread per connection, at most MAX_CONNECTIONS at once (those beyond are answered 503
+    at once, without a thread), each closed after SOCKET_TIMEOUT of silence; quiet about a
+    client that goes away."""
+
     daemon_threads = True
-    preview: Preview
-    stopping: threading.Event
+
+    def __init__(self, address: tuple[str, int], preview: Preview) -> None:
+        super().__init__(address, PreviewHandler)
+        self.preview = preview
+        self.stopping = threading.Event()
+        # The names a request may give in its Host: this machine's, and the one served on.
+        self.host_names = frozenset((*LOCAL_NAMES, address[0].lower()))
+        self.connection_timeout = SOCKET_TIMEOUT
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            request.setblocking(False)
+            with contextlib.suppress(OSError):  # said if it can be at once; closed anyway
+                request.send(BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread started to give the slot back
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # the client went away, or went quiet: nothing to say
+        super().handle_error(request, client_address)
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.connection_timeout)  # of every read and write
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: the terminal shows the rebuilds, not every request
@@ -471,6 +602,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self._respond(head=False)
 
     def _respond(self, *, head: bool) -> None:
+        if not self._for_this_server():
+            names = " or ".join(sorted(self.server.host_names))
+            text = f"quizbank serve answers only requests for {names}\n".encode()
+            self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", text, head)
+            return
         path = urlsplit(self.path).path
         if path == EVENTS_PATH and not head:
             self._events(parse_qs(urlsplit(self.path).query))
@@ -483,6 +619,18 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", NOT_FOUND_PAGE, head)
         else:
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", page, head)
+
+    def _for_this_server(self) -> bool:
+        """Whether the request's Host names this server: not a name of another site's that
+        leads here (DNS rebinding), which a page of that site could read the preview through."""
+        host = self.headers.get("Host")
+        if host is None:
+            return False
+        try:
+            name = urlsplit(f"//{host}").hostname
+        except ValueError:
+            return False
+        return name in self.server.host_names
 
     def _send(self, status: HTTPStatus, kind: str, body: bytes, head: bool) -> None:
         self.send_response(status)
@@ -520,17 +668,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
                         break
                     self.wfile.write(f"event: change\ndata: {data}\n\n".encode())
                 self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        except OSError:
+            pass  # the page went away, or stopped reading
         finally:
             self.server.preview.broker.disconnect(client)
-
-
-def make_server(preview: Preview, host: str, port: int) -> PreviewServer:
-    server = PreviewServer((host, port), PreviewHandler)
-    server.preview = preview
-    server.stopping = threading.Event()
-    return server
 
 
 def watched_folders(paths: Sequence[Path]) -> list[Path]:
@@ -546,9 +687,17 @@ def watched_folders(paths: Sequence[Path]) -> list[Path]:
     return sorted(f for f in folders if not any(o != f and f.is_relative_to(o) for o in folders))
 
 
-def _yaml_filter(change: object, path: str) -> bool:
-    """Quiz files, and images (which quizzes show)."""
-    return path.endswith(SUFFIXES) or _is_image(path)
+def _identities(folders: Sequence[Path]) -> tuple[tuple[int, int] | None, ...]:
+    """Which folder each path now names (device and inode), None for one that is gone."""
+    marks: list[tuple[int, int] | None] = []
+    for folder in folders:
+        try:
+            info = os.stat(folder)
+        except OSError:
+            marks.append(None)
+        else:
+            marks.append((info.st_dev, info.st_ino))
+    return tuple(marks)
 
 
 def _is_image(path: str) -> bool:
@@ -563,6 +712,7 @@ class Serving:
     server: PreviewServer
     thread: threading.Thread
     stop: threading.Event = field(default_factory=threading.Event)
+    watching: threading.Event = field(default_factory=threading.Event)  # set once it watches
 
     @property
     def url(self) -> str:
@@ -572,22 +722,41 @@ class Serving:
         return f"http://{shown}:{port}/"
 
     def watch(self, on_update: Callable[[set[str]], None] | None = None) -> None:
-        """Watch the files until `stop` is set (or Ctrl-C), updating the preview."""
-        folders = [f for f in watched_folders(self.preview.paths) if f.is_dir()]
-        for changes in watch(
-            *folders,
-            watch_filter=_yaml_filter,
-            stop_event=self.stop,
-            step=20,
-            debounce=400,
-            yield_on_timeout=False,
-        ):
-            modified_only = all(change == Change.modified for change, _ in changes)
-            updated = self.preview.update(
-                [path for _, path in changes], modified_only=modified_only
-            )
-            if on_update is not None:
-                on_update(updated)
+        """Watch the files until `stop` is set (or Ctrl-C), updating the preview.
+
+        Once a watch has begun, the whole bank is looked through again, for what changed before
+        it did. A watched folder moved away, back, or replaced is watched again where it then is
+        (a watch follows the folder it began on)."""
+        report = on_update or (lambda updated: None)
+        roots = watched_folders(self.preview.paths)
+        while not self.stop.is_set():
+            watching = _identities(roots)
+            present = [root for root, mark in zip(roots, watching, strict=True) if mark]
+            if not present:  # all gone: served so, until one is back
+                report(self.preview.rescan())
+                while _identities(roots) == watching and not self.stop.wait(REWATCH_SECONDS):
+                    pass
+                continue
+            began = False
+            for changes in watch(
+                *present,
+                watch_filter=self.preview.watches,
+                stop_event=self.stop,
+                step=20,
+                debounce=400,
+                rust_timeout=int(REWATCH_SECONDS * 1000),
+                yield_on_timeout=True,
+            ):
+                if not began:
+                    began = True
+                    report(self.preview.rescan())
+                    self.watching.set()
+                if changes:
+                    modified_only = all(change == Change.modified for change, _ in changes)
+                    paths = [path for _, path in changes]
+                    report(self.preview.update(paths, modified_only=modified_only))
+                if _identities(roots) != watching:
+                    break
 
     def close(self) -> None:
         self.stop.set()
@@ -607,7 +776,7 @@ def start(
     renderer = plan_renderers(registry, ["html"], [], [])[0].renderer
     preview = Preview(paths, renderer)
     preview.load()
-    server = make_server(preview, host, port)
+    server = PreviewServer((host, port), preview)
     thread = threading.Thread(target=server.serve_forever, name="quizbank-serve", daemon=True)
     thread.start()
     return Serving(preview, server, thread)

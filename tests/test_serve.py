@@ -147,7 +147,7 @@ def first_event(serving: Serving, query: str) -> bytes:
     """What the event stream sends first (within half a second) to a page of this query."""
     host, port = serving.server.server_address[:2]
     with socket.create_connection((str(host), port), timeout=0.5) as connection:
-        connection.sendall(f"GET /events?{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        connection.sendall(f"GET /events?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         received = b""
         try:
             while b"event:" not in received:

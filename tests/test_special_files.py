@@ -4,9 +4,13 @@ with a size cap, by the one function every command reads quiz files with."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import re
 import resource
+import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +101,33 @@ def test_translated_refuses_to_mark_against_it(bank: Path, kind: str) -> None:
     assert run.returncode == 1, run.stdout + run.stderr
     assert f"{ENGLISH}:1:1: error: {why}" in run.stderr
     assert (bank / "ur" / f"{QUIZ}.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_serve_starts_and_shows_the_refusal_on_the_page(bank: Path, kind: str) -> None:
+    why = make_hostile(bank, kind)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "quizbank", "serve", "--port", "0"],
+        cwd=bank.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limited,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert server.stdout is not None
+        assert select.select([server.stdout], [], [], TIMEOUT)[0], "serve never started"
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
+        assert url is not None
+        connection = http.client.HTTPConnection("127.0.0.1", int(url.group(1)), timeout=TIMEOUT)
+        connection.request("GET", f"/en/{QUIZ}.html")
+        page = connection.getresponse().read().decode("utf-8")
+        server.send_signal(signal.SIGINT)
+        assert server.communicate(timeout=TIMEOUT)[1] == ""
+    finally:
+        server.kill()
+    assert f"{QUIZ}.yaml:1:1</code>: <strong>error</strong>: {why}" in page
 
 
 @pytest.mark.parametrize(
