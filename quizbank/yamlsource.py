@@ -233,7 +233,7 @@ def read_bytes(path: Path) -> bytes:
     end), and a file larger than a quiz file may be, unread."""
     _refuse_unless_regular(os.stat(path).st_mode)
     # Not blocking: should a pipe replace the file since, opening it does not wait for a writer.
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     with os.fdopen(descriptor, "rb") as file:
         info = os.fstat(descriptor)
         _refuse_unless_regular(info.st_mode)
