@@ -449,6 +449,43 @@ def test_a_question_left_blank_is_not_answered_rather_than_incorrect(
     assert opened.score() == ""
 
 
+@pytest.fixture(scope="module")
+def practice_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return build(tmp_path_factory.mktemp("practice"), CONTENT, PRACTICE_ID)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_ordering_never_touched_is_not_answered(
+    practice_site: dict[str, Path], open_page: Callable[..., Opened], lang: str
+) -> None:
+    quiz = load(CONTENT, lang, PRACTICE_ID)
+    scored = [q for q in quiz.questions if not isinstance(q, Essay)]
+    total = shown(sum((Fraction(str(q.points)) for q in scored), Fraction(0)), lang)
+    ordering = next(q for q in quiz.questions if isinstance(q, Ordering))
+    opened = open_page(practice_site[f"{lang}/{PRACTICE_ID}.html"])
+    page = opened.page
+    items = page.locator(f"#q-{ordering.id} .item")
+    opened.submit()  # nothing touched: no score from the shuffled order
+    zero = SCORE_TEXT[lang].format(score="0", total=total, percent=percent(Fraction(0), lang))
+    blank = {"en": f"{len(scored)} questions not answered", "ur": f"{len(scored)} سوالات"}[lang]
+    assert opened.score().startswith(f"{zero} · {blank}"), opened.score()
+    unanswered = page.locator(f"#q-{ordering.id} .verdict.unanswered")
+    marks = page.locator(f"#q-{ordering.id} .mark")
+    expect(unanswered).to_be_visible()
+    expect(marks).to_have_count(0)
+    # Moved and moved back: answered, graded on that order.
+    page.locator("button.retry").click()
+    items.first.locator("button.down").click()
+    items.nth(1).locator("button.up").click()
+    opened.submit()
+    expect(unanswered).to_be_hidden()
+    expect(marks).to_have_count(len(ordering.items))
+    # A new attempt starts untouched again.
+    page.locator("button.retry").click()
+    opened.submit()
+    expect(unanswered).to_be_visible()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_shuffle_keeps_true_before_false(
     site: dict[str, Path], open_page: Callable[..., Opened], lang: str
@@ -638,7 +675,9 @@ def grade(question: Any, response: Any) -> Fraction | None:
         return Fraction(
             sum(response.get(p.id) == p.id for p in question.pairs), len(question.pairs)
         )
-    if isinstance(question, Ordering):  # absolute position; the order shown is always graded
+    if isinstance(question, Ordering):  # absolute position, once the learner moved an item
+        if response is None:
+            return None
         right = [item.id for item in question.items]
         return Fraction(sum(a == b for a, b in zip(response, right, strict=True)), len(right))
     if isinstance(question, Cloze):
@@ -702,7 +741,9 @@ def scenarios(lang: str) -> dict[str, dict[str, Any]]:
 
 
 def reorder_by_keyboard(page: Page, question: str, target: list[str], lang: str) -> None:
-    """Tab to each item's "Move up" button and press Enter or Space until it is in place."""
+    """Tab to each item's "Move up" button and press Enter or Space until it is in place; a
+    list shown in the target order already has its first item moved down and back up, as a
+    learner who keeps that order does (a list never touched is not answered)."""
     moves = f"#q-{question} button.move"
 
     def focused() -> int:
@@ -720,6 +761,12 @@ def reorder_by_keyboard(page: Page, question: str, target: list[str], lang: str)
     page.locator(f"#q-{question}").locator("xpath=preceding::select[1]").focus()
     page.keyboard.press("Tab")  # from the last field before the list to its first button
     assert focused() == 0
+    if order() == target:
+        page.keyboard.press("Tab")  # the first item's "Move down"
+        page.keyboard.press("Enter")
+        page.keyboard.press("Shift+Tab")  # the same item's "Move up", now second
+        page.keyboard.press("Enter")
+        assert focused() == 0
     for position, item in enumerate(target):
         current = order().index(item)
         while focused() != 2 * current:  # each item has "Move up", then "Move down"
@@ -735,17 +782,13 @@ def reorder_by_keyboard(page: Page, question: str, target: list[str], lang: str)
 
 def respond(page: Page, quiz: Quiz, responses: dict[str, Any], lang: str) -> dict[str, Any]:
     """Answer as a learner does; returns what each question's response is (an ordering's is
-    the order shown, moved or not)."""
+    the order the learner put it in, None if they never moved an item)."""
     given = dict(responses)
     for question in quiz.questions:
         qid = question.id
         value = responses.get(qid)
         if isinstance(question, Ordering):
-            if value is None:
-                given[qid] = page.eval_on_selector_all(
-                    f"#q-{qid} .item", "items => items.map(item => item.dataset.item)"
-                )
-            else:
+            if value is not None:
                 reorder_by_keyboard(page, qid, value, lang)
         elif value is None or value == "":
             continue
@@ -853,7 +896,7 @@ def test_every_type_shows_the_right_answers(
     page = opened.page
     expect(page.locator(".answer:visible")).to_have_count(0)
     opened.submit()  # nothing answered
-    assert opened.score().split(" · ")[1].startswith({"en": "7 questions", "ur": "7 سوالات"}[lang])
+    assert opened.score().split(" · ")[1].startswith({"en": "8 questions", "ur": "8 سوالات"}[lang])
     expect(page.locator(".answer:visible")).to_have_count(len(quiz.questions))
 
     def answer_of(qid: str) -> str:
@@ -882,8 +925,9 @@ def test_every_type_shows_the_right_answers(
     assert page.locator("#q-why-weights-only .answer dd").inner_text() == to_plain(
         essay.explanation
     )
-    # An unanswered ordering is graded as shown (Moodle does): never "not answered".
-    expect(page.locator("#q-resume-order .verdict.unanswered")).to_be_hidden()
+    # An ordering the learner never touched is not answered, not graded on its shuffle.
+    expect(page.locator("#q-resume-order .verdict.unanswered")).to_be_visible()
+    expect(page.locator("#q-resume-order .mark")).to_have_count(0)
 
 
 @pytest.mark.parametrize("lang", LANGS)

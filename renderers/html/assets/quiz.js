@@ -174,6 +174,10 @@
 
   const share = (rights) => (rights.length ? rights.filter(Boolean).length / rights.length : 0);
 
+  // The ordering questions whose items the learner moved in this attempt. A list never touched
+  // is no answer: it stands in the order the script shuffled it into, not the learner's.
+  const touched = new WeakSet();
+
   // Each type: read the response from the page; whether it is an answer at all; grade it as a
   // fraction of the question's points, as Moodle does (none for an essay: a person grades it);
   // show what is right and wrong in the answer; and shuffle it for a new attempt.
@@ -251,17 +255,24 @@
       },
     },
     ordering: {
-      read: (question) => Array.from(question.querySelectorAll(".item"), (li) => li.dataset.item),
-      // Moodle grades the order shown, moved or not: an ordering is always answered.
-      answered: () => true,
+      // The order the learner put the items in; null while they moved none.
+      read: (question) =>
+        touched.has(question)
+          ? Array.from(question.querySelectorAll(".item"), (li) => li.dataset.item)
+          : null,
+      answered: (order) => order !== null,
       // qtype_ordering, "absolute position": the share of items in their right place.
       grade: (order, spec) => share(spec.order.map((id, position) => order[position] === id)),
-      show(question, spec) {
+      show(question, spec, order) {
+        if (order === null) {
+          return; // no marks on an order the learner did not give
+        }
         question.querySelectorAll(".item").forEach((item, position) => {
           mark(item.querySelector(".text"), spec.order[position] === item.dataset.item);
         });
       },
       shuffle(question) {
+        touched.delete(question);
         const list = question.querySelector(".order");
         const written = specOf(question).order.join();
         let order = shuffled(list.children);
@@ -338,6 +349,7 @@
       sibling.after(item);
     }
     updateMoves(list);
+    touched.add(item.closest(".question"));
     button.focus();
     const position = Array.from(list.children).indexOf(item) + 1;
     fill(item.closest(".question").querySelector(".announce"), data.moved, {
