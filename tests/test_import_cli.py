@@ -397,3 +397,29 @@ def test_an_image_name_is_made_safe_and_never_replaces_another_image(tmp_path: P
     assert written.name.startswith("evil-") and written.read_bytes() == PNG
     assert f"../images/{written.name}" in (content / "en" / "waves-basics.yaml").read_text()
     assert not (tmp_path / "evil.png").exists()
+
+
+def test_the_schema_line_of_an_imported_quiz_leads_to_the_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As `quizbank new` does: schema/quiz.schema.json beside the content folder, written on
+    first use, so that the editor checks the files as the author types; an author's own file
+    there is kept."""
+    content = tmp_path / "content"
+    source = moodle_file(tmp_path / "w.xml", choice("q1"))
+    code, out, _ = run(capsys, str(source), "-o", str(content))
+    assert code == 0, out
+    quiz = content / "en" / "waves-basics.yaml"
+    target = quiz.read_text(encoding="utf-8").splitlines()[0].split("$schema=")[1]
+    schema = tmp_path / "schema" / "quiz.schema.json"
+    assert (quiz.parent / target).resolve() == schema
+    assert main(["schema"]) == 0
+    assert schema.read_text(encoding="utf-8") == capsys.readouterr().out
+    assert f"wrote {schema} (an editor checks the quiz files against it as you type)" in out
+    assert "schema line" not in out
+    schema.write_text("{}")  # the author's own: kept
+    other = moodle_file(tmp_path / "o.xml", choice("q2"), category="Optics")
+    code, out, _ = run(capsys, str(other), "-o", str(content))
+    assert code == 0, out
+    assert f"wrote {schema}" not in out
+    assert schema.read_text() == "{}"

@@ -21,6 +21,7 @@ from quizbank.model import LANGUAGE_CODE
 from quizbank.output import OutputError, check_folder_to_write
 from quizbank.parallel import parallel_map
 from quizbank.project import DEFAULT_CONTENT, QuizFiles, check_quiz, discover
+from quizbank.schemaline import write_schema
 
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a bank of thousands of questions with images
 GIFT_SUFFIXES = (".gift", ".txt")
@@ -28,10 +29,12 @@ GIFT_SUFFIXES = (".gift", ".txt")
 
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did: the files written, each file's losses, and what validating the
-    written quizzes reports."""
+    """What an import did: the files written (and the schema their schema line leads to, when
+    this import wrote it), each file's losses, and what validating the written quizzes
+    reports."""
 
     written: list[Planned] = field(default_factory=list)
+    schema: Path | None = None
     imports: list[Imported] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -115,6 +118,8 @@ def import_files(
         report.imports.append(convert(bank, lang, lambda name: existing_image(content, name)))
     report.written = plan(content, report.imports, force)
     write(report.written)
+    if any(file.path.suffix == ".yaml" for file in report.written):
+        report.schema = write_schema(content)  # as `quizbank new` does, on first use
     report.diagnostics = _validated(content, report.written)
     return report
 

@@ -23,6 +23,11 @@ def import_lines(report: ImportReport) -> tuple[list[str], bool]:
     images = len(report.written) - len(quizzes)
     for file in quizzes:
         lines.append(printable(f"wrote {display_path(file.path)}"))
+    if report.schema is not None:
+        shown = display_path(report.schema)
+        lines.append(
+            printable(f"wrote {shown} (an editor checks the quiz files against it as you type)")
+        )
     lines += [diagnostic.format() for diagnostic in report.diagnostics]
     errors = sum(d.severity is Severity.ERROR for d in report.diagnostics)
     left_out = {(s, loss.line) for s, loss in report.losses if loss.what.startswith("left out")}
