@@ -1,13 +1,17 @@
-"""The bank as a whole: its title in each language, for exports that hold every quiz in one
-file (a Moodle XML bank, each quiz in its own category under the bank's).
-
-The title comes from `bank.yaml` in the content folder, if there is one:
+"""The bank as a whole, as `bank.yaml` in the content folder describes it, if there is one:
+its title in each language, for exports that hold every quiz in one file (a Moodle XML bank,
+each quiz in its own category under the bank's), and the losses of each format that its
+authors accept, which `build` then stops reporting:
 
     title:
       en: Checkpointing in practice
       ur: عملی طور پر چیک پوائنٹنگ
+    accept_losses:
+      gift: [ordering, cloze]      # question types, every loss of which is accepted
+      qti12: [essay, shuffle]      # or a loss of the quiz itself, by its kind
 
-or else from the content folder's name (its parent's, when it is called `content`).
+Without a title, the bank is named after the content folder (its parent, when it is called
+`content`).
 """
 
 from __future__ import annotations
@@ -29,26 +33,36 @@ Lang = Annotated[str, StringConstraints(pattern=LANG_PATTERN)]
 Title = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
 
+Kind = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+
+
 class BankFile(BaseModel):
     """What `bank.yaml` may say."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    title: dict[Lang, Title]
+    title: dict[Lang, Title] = {}
+    accept_losses: dict[Kind, list[Kind]] = {}  # by format: question types, quiz-level kinds
+
+
+def read_bank(content: Path) -> BankFile:
+    """The content folder's `bank.yaml` (empty when there is none). Raises QuizbankError, at
+    the file's line and column, for a bad one."""
+    if not (content / BANK_FILE).is_file():
+        return BankFile()
+    read = _read(content / BANK_FILE)
+    if isinstance(read, Diagnostic):
+        raise QuizbankError(read.format())
+    return read
 
 
 def bank_titles(content: Path, languages: list[str]) -> dict[str, str]:
     """The bank's title in each language: from `bank.yaml` where it gives one, else the
-    folder's name. Raises QuizbankError, at the file's line and column, for a bad bank.yaml."""
+    folder's name."""
     fallback = content.resolve().name
     if fallback == "content":
         fallback = content.resolve().parent.name
-    given: dict[str, str] = {}
-    if (content / BANK_FILE).is_file():
-        read = _read(content / BANK_FILE)
-        if isinstance(read, Diagnostic):
-            raise QuizbankError(read.format())
-        given = read.title
+    given = read_bank(content).title
     return {lang: given.get(lang) or given.get("en") or fallback for lang in languages}
 
 
@@ -72,7 +86,8 @@ def _read(path: Path) -> BankFile | Diagnostic:
         field = ".".join(str(part) for part in first["loc"])
         message = (
             f"{first['msg']} (bank.yaml holds `title:` with a title per language, like "
-            "`en: Checkpointing`)"
+            "`en: Checkpointing`, and `accept_losses:` with a list per format, like "
+            "`gift: [ordering, cloze]`)"
         )
         position = document.locate(first["loc"])
         return Diagnostic(where, position, Severity.ERROR, field, message)

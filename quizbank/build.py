@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from quizbank.bank import bank_titles
+from quizbank.bank import bank_titles, read_bank
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
-from quizbank.crosslang import reference_language
-from quizbank.diagnostics import Diagnostic, Position, Report, Severity
+from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
 from quizbank.images import MAX_IMAGE_BYTES, content_folder
+from quizbank.losses import loss_diagnostics
 from quizbank.model import LANGUAGE_CODE
 from quizbank.output import OutputFolder, check_output_folder, safe_relative
 from quizbank.parallel import PARALLEL_THRESHOLD, parallel_map, tuned_gc
-from quizbank.project import Bank, CheckedQuiz, QuizFiles, check_quiz, discover
+from quizbank.project import Bank, QuizFiles, check_quiz, discover
 from quizbank.registry import Registry, configure, split_options
 from quizbank.renderer import (
     OutputFile,
@@ -103,6 +103,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)  # for the user, not about content
     # By language: the questions not translated yet, which that language's outputs leave out.
     untranslated: dict[str, int] = field(default_factory=dict)
+    losses: dict[str, int] = field(default_factory=dict)  # by format: warnings of what it loses
 
 
 @dataclass
@@ -120,11 +121,13 @@ class _Job:
     sources: dict[str, str] = field(default_factory=dict)  # quiz id: hash of its sources
     current: QuizTranslations | None = None  # the quiz whose formats workers render
     bank_title: dict[str, str] = field(default_factory=dict)  # by language, for bank files
+    accepted_losses: dict[str, list[str]] = field(default_factory=dict)  # bank.yaml, by format
 
     @property
     def settings(self) -> str:
         """What the outcome of checking a quiz depends on besides its files."""
-        return f"{self.strict}|{self.max_image_bytes}|{sorted(self.bank_title.items())}"
+        accepted = sorted(self.accepted_losses.items())
+        return f"{self.strict}|{self.max_image_bytes}|{sorted(self.bank_title.items())}|{accepted}"
 
 
 _JOB: _Job | None = None
@@ -199,6 +202,7 @@ def build(
             folder,
             cache,
             bank_title=_bank_title(bank, renderers),
+            accepted_losses=_accepted_losses(bank),
         )
         outcomes: list[QuizOutcome] = []
         for outcome in _process_all(bank.groups, jobs):
@@ -217,6 +221,10 @@ def build(
         _JOB = None
         folder.close()
     result.quizzes = len(outcomes)
+    names = {active.key: active.name for active in renderers}
+    for outcome in outcomes:
+        for key, lost in outcome.losses.items():
+            result.losses[names[key]] = result.losses.get(names[key], 0) + len(lost)
     for summary in (s for outcome in outcomes for s in outcome.summaries if s.untranslated):
         result.untranslated[summary.lang] = (
             result.untranslated.get(summary.lang, 0) + summary.untranslated
@@ -315,9 +323,17 @@ def _process(group: QuizFiles, check_workers: int = 0, split: int = 0) -> QuizOu
     )
     outcome.summaries = quiz_summaries(translations)
     for active in job.renderers:
-        if (loss := loss_warning(active, checked, translations, strict=job.strict)) is not None:
-            outcome.losses[active.key] = [loss]
-            outcome.diagnostics = [*outcome.diagnostics, loss]
+        accepted = job.accepted_losses.get(active.name, ())
+        if lost := loss_diagnostics(
+            active.name,
+            active.renderer,
+            checked,
+            translations,
+            strict=job.strict,
+            accepted=accepted,
+        ):
+            outcome.losses[active.key] = lost
+            outcome.diagnostics = [*outcome.diagnostics, *lost]
     if job.strict and outcome.losses:
         return outcome  # an error: nothing is rendered, nothing written
     pending = []
@@ -469,6 +485,15 @@ def _finish(
     job.staging.commit([*written, PurePosixPath(CACHE_FILE)], removed)
 
 
+def _accepted_losses(bank: Bank) -> dict[str, list[str]]:
+    """The losses bank.yaml accepts, by format (the content folder of the first quiz file
+    holds bank.yaml)."""
+    if not bank.groups:
+        return {}
+    first = next(iter(bank.groups[0].files.values()))
+    return read_bank(content_folder(first)).accept_losses
+
+
 def _bank_title(bank: Bank, renderers: Sequence[ActiveRenderer]) -> dict[str, str]:
     """The bank's title in each language, when a renderer writes a file of the whole bank (the
     content folder of the first quiz file holds bank.yaml)."""
@@ -501,36 +526,6 @@ def _combined(job: _Job, summaries: Sequence[QuizSummary]) -> list[PurePosixPath
             if bank is not None:
                 written += _stage(job.staging, active.name, [bank])
     return written
-
-
-def loss_warning(
-    active: ActiveRenderer,
-    checked: CheckedQuiz,
-    translations: QuizTranslations,
-    *,
-    strict: bool,
-) -> Diagnostic | None:
-    """One warning (with --strict, an error) for what a format cannot carry of a quiz, naming
-    each question and what it loses, at the first such question of the reference language."""
-    found: dict[int, str] = {}  # by question index; -1 for the quiz itself
-    for lang in translations.languages:
-        for loss in active.renderer.losses(translations, lang):
-            found.setdefault(-1 if loss.question is None else loss.question, loss.what)
-    if not found:
-        return None
-    lang = reference_language(translations.by_lang)
-    ids = [question.id for question in translations[lang].questions]
-    lost = "; ".join(
-        f"the quiz {what}" if n < 0 else f"question {n + 1} ({ids[n]}) {what}"
-        for n, what in sorted(found.items())
-    )
-    loaded = checked.files[lang]
-    first = min(found)
-    starts = loaded.question_positions  # (the file is not read again)
-    top = loaded.document.root_position if loaded.document else Position()
-    position = starts[first] if 0 <= first < len(starts) else top
-    severity = Severity.ERROR if strict else Severity.WARNING
-    return Diagnostic(loaded.display, position, severity, "", f"{active.name}: {lost}")
 
 
 def _was_given(sources: Sequence[str], inputs: Sequence[Path]) -> bool:

@@ -30,6 +30,7 @@ from quizbank.diagnostics import (
 )
 from quizbank.errors import QuizbankError
 from quizbank.images import MAX_IMAGE_BYTES
+from quizbank.model import QUESTION_MODELS
 from quizbank.parallel import parallel_map
 from quizbank.project import (
     DEFAULT_CONTENT,
@@ -40,6 +41,7 @@ from quizbank.project import (
     discover,
 )
 from quizbank.registry import Registry, discover_renderers
+from quizbank.renderer import Renderer, RendererOptions
 from quizbank.schema import authoring_schema_text
 
 if TYPE_CHECKING:  # imported by build alone, when it runs
@@ -569,6 +571,7 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
             unchanged=result.reused,
             quizzes=result.quizzes,
             untranslated=result.untranslated,
+            losses=result.losses,
             output=str(args.output),
             open=None if result.report.has_errors else page,
         )
@@ -588,6 +591,11 @@ def _build(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"into {args.output}{os.sep}{opening}"
         )
     )
+    for name, count in sorted(result.losses.items()):
+        out.print(
+            f"{name}: {_count(count, 'warning')} of what it cannot carry; accept a known loss "
+            f"in bank.yaml (accept_losses: {{{name}: [...]}}, see quizbank formats)"
+        )
     for lang, count in sorted(result.untranslated.items()):
         out.print(
             f"{lang}: {_count(count, 'question')} not translated yet, left out of the {lang} "
@@ -739,11 +747,22 @@ def _formats(out: Console, err: Console) -> int:
             choices = get_args(info.annotation) if get_origin(info.annotation) is Literal else ()
             one_of = f" (one of: {', '.join(map(_option_text, choices))})" if choices else ""
             out.print(f"    {name} ({default}): {info.description or ''}{one_of}")
+        if entry.cls.losses is not Renderer.losses or entry.cls.supported_types is not None:
+            out.print(f"    {_acceptable_losses(entry.name, entry.cls)}")
     out.print(
         "\nset an option on build's command line: -O FORMAT.OPTION=VALUE, "
         "such as -O html.shuffle=true"
     )
     return 0
+
+
+def _acceptable_losses(name: str, cls: type[Renderer[RendererOptions]]) -> str:
+    """What bank.yaml's accept_losses may name for a format."""
+    supported = cls.supported_types
+    left_out = [t for t in QUESTION_MODELS if supported is not None and t not in supported]
+    said = f" ({', '.join(left_out)}: left out)" if left_out else ""
+    kinds = "".join(f", or {kind}" for kind in cls.quiz_loss_kinds)
+    return f"accept_losses in bank.yaml ({name}: [...]): a question type{said}{kinds}"
 
 
 def _option_text(value: object) -> str:

@@ -105,6 +105,9 @@ class Loss:
 
     question: int | None  # its index in the quiz's questions; None for the quiz itself
     what: str  # "is left out: gift has no ordering questions"
+    # What bank.yaml's `accept_losses` calls a loss of the quiz itself ("shuffle"); a loss of a
+    # question is accepted by the question's type.
+    kind: str = ""
 
 
 OptionsT = TypeVar("OptionsT", bound=RendererOptions)
@@ -123,6 +126,9 @@ class Renderer(ABC, Generic[OptionsT]):
     # Whether `build` without `-f` writes this format; a costly one (paper exams) is built only
     # when asked for by name.
     builds_by_default: ClassVar[bool] = True
+    # The kinds of loss of a whole quiz that `losses` may report (bank.yaml's accept_losses
+    # names them; a question's loss goes by the question's type).
+    quiz_loss_kinds: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: OptionsT) -> None:
         self.options = options

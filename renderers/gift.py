@@ -385,8 +385,9 @@ class GiftRenderer(Renderer[GiftOptions]):
         )
 
     def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
-        """The questions left out (cloze, ordering), and what each other question loses."""
-        yield Loss(None, "loses its description: gift has no place for it")
+        """The questions left out (cloze, ordering), and what each other question loses (the
+        quiz's description, for which GIFT has no place and the author nothing to do, is not
+        reported)."""
         left_out = {loss.question: loss for loss in super().losses(quiz, lang)}
         for index, question in enumerate(quiz[lang].questions):
             if index in left_out:

@@ -451,6 +451,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
     # Canvas Classic Quizzes has no ordering question; a cloze is carried unless it mixes
     # drop-down and typed gaps (`carries`).
     supported_types: ClassVar[frozenset[str] | None] = frozenset(QUESTION_MODELS) - {"ordering"}
+    quiz_loss_kinds = ("shuffle",)
 
     def __init__(self, options: Qti12Options) -> None:
         super().__init__(options)
@@ -591,6 +592,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
                 None,
                 "keeps every question's answers in order: Canvas shuffles all of a quiz's "
                 f"answers or none, and question {first} ({kept.id}) keeps its order",
+                kind="shuffle",
             )
         for index, question in enumerate(current.questions):
             if not super().carries(question):

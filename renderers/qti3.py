@@ -35,12 +35,12 @@ collide, each quiz's package then has its test and items in a folder of its own
 shared), its LOM metadata is the bank's (its title, from content/bank.yaml or the folder's name)
 and the quiz's own is the metadata of its test's resource.
 
-With `version=2.1`, the packages are QTI 2.1, which more platforms import today than 3.0 (Canvas
-New Quizzes, Blackboard Learn, D2L Brightspace, TAO, Inspera, OpenOLAT, Moodle's QTI plugins):
-the same files, translated from the 3.0 ones (`to_qti21`, at the end of this module) so that one
-writer says what both versions say: an IMS CP 1.1 manifest with QTI 2.1's resource types, items
-and the test in QTI 2.1's namespace and camelCase names. Valid against IMS's QTI 2.1 XSD too
-(`scripts/qti3-validate --version 2.1`).
+The format `qti21` (`quizbank build -f qti21`, into `qti21/`) writes QTI 2.1, which more
+platforms import today than 3.0 (Canvas New Quizzes, Blackboard Learn, D2L Brightspace, TAO,
+Inspera, OpenOLAT, Moodle's QTI plugins): the same files, translated from the 3.0 ones
+(`to_qti21`, at the end of this module) so that one writer says what both versions say: an IMS
+CP 1.1 manifest with QTI 2.1's resource types, items and the test in QTI 2.1's namespace and
+camelCase names. Valid against IMS's QTI 2.1 XSD too (`scripts/qti3-validate --version 2.1`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import Literal
+from typing import ClassVar
 from urllib.parse import quote
 
 from lxml import etree
@@ -111,13 +111,6 @@ class Qti3Options(RendererOptions):
         description="Also write bank/<lang>.zip, every quiz in one package for one import, a test "
         "each, each quiz's files in a folder of its own (<quiz-id>/); the package's title is the "
         "bank's, in content/bank.yaml, or the folder's name.",
-    )
-    version: Literal["3.0", "2.1"] = Field(
-        "3.0",
-        description="The QTI version of the packages: 3.0, or 2.1, which more platforms import "
-        "today (Canvas New Quizzes, Blackboard Learn, D2L Brightspace, TAO, Inspera, OpenOLAT, "
-        "Moodle's QTI plugins): the same items translated to QTI 2.1's names, namespaces and "
-        "IMS CP 1.1 manifest; what 2.1 cannot say (a right-to-left direction) is reported.",
     )
 
 
@@ -335,13 +328,12 @@ class Qti3Renderer(Renderer[Qti3Options]):
     """A QTI 3.0 content package per quiz and language."""
 
     name = "qti3"
-    description = (
-        "IMS QTI 3.0 (or, with version=2.1, 2.1) content packages (zip): an item per question, "
-        "an assessment test"
-    )
+    description = "IMS QTI 3.0 content packages (zip): an item per question, an assessment test"
+    version: ClassVar[str] = "3.0"  # of QTI
     extension = "zip"
     Options = Qti3Options
     supported_types = None  # QTI 3 has an interaction for every quizbank type
+    quiz_loss_kinds = ("direction",)
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
@@ -389,7 +381,7 @@ class Qti3Renderer(Renderer[Qti3Options]):
             files[folder + TEST] = _test(quiz_id, current).encode()
         test_images = shown_images([current.description], images)
         files[MANIFEST] = _manifest(quiz_id, current, uses, test_images, bank).encode()
-        if self.options.version == "2.1":
+        if self.version == "2.1":
             files = {name: to_qti21(name, data) for name, data in files.items()}
         for image in (*test_images, *(image for _, shown in uses for image in shown)):
             files[image_path(image)] = image.data
@@ -413,10 +405,14 @@ class Qti3Renderer(Renderer[Qti3Options]):
                 yield Loss(index, f"loses {what} in qti3: QTI's XHTML has no place for it")
             if isinstance(question, Cloze):
                 yield from _drop_down_losses(index, question)
-        if self.options.version == "2.1" and is_rtl(lang):
-            yield Loss(None, f"loses the right-to-left direction of its {lang} text in qti3 "
-                       "version 2.1, which has no `dir` attribute (the text keeps its xml:lang, "
-                       "and a left-to-right run in it stays isolated)")  # fmt: skip
+        if self.version == "2.1" and is_rtl(lang):
+            yield Loss(
+                None,
+                f"loses the right-to-left direction of its {lang} text in QTI 2.1, which has no "
+                "`dir` attribute (the text keeps its xml:lang, and a left-to-right run in it stays "
+                "isolated)",
+                kind="direction",
+            )
 
 
 # What a text holds before to_html can write what LOST names: an image, strikethrough, a
@@ -437,6 +433,19 @@ def _drop_down_losses(index: int, question: Cloze) -> Iterator[Loss]:
             if find_formulas(option.text):
                 yield Loss(index, f"shows the TeX of the formula in {where}: a QTI drop-down "
                            "holds plain text")  # fmt: skip
+
+
+class Qti21Renderer(Qti3Renderer):
+    """The same packages in QTI 2.1, into `qti21/`; built only when asked for (`-f qti21`)."""
+
+    name = "qti21"
+    description = (
+        "IMS QTI 2.1 content packages (zip), which more platforms import today (Canvas New "
+        "Quizzes, Blackboard Learn, D2L Brightspace, TAO, Inspera, OpenOLAT, Moodle's QTI "
+        "plugins): the QTI 3 items in QTI 2.1's names, namespaces and IMS CP 1.1 manifest"
+    )
+    version: ClassVar[str] = "2.1"
+    builds_by_default: ClassVar[bool] = False
 
 
 # ------------------------------------------------------------------------------------ QTI 2.1

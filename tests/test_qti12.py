@@ -513,14 +513,11 @@ def test_an_image_the_renderer_was_not_given_is_an_error() -> None:
     )
 
 
-HOSTILE = (
-    "A <script>alert(1)</script> & B ]]> @@PLUGINFILE@@/x \\$IMS-CC-FILEBASE\\$/y "
-    "\\\\(not a formula\\\\) \\$\\$ شارڈ & فائل"
-)
+# (A text that shows `\\(` or `$$`, which an LMS's MathJax would read, is refused by validate.)
+HOSTILE = "A <script>alert(1)</script> & B ]]> @@PLUGINFILE@@/x \\$IMS-CC-FILEBASE\\$/y شارڈ & فائل"
 # What a learner reads: the Markdown's escapes undone.
 HOSTILE_SHOWN = (
-    "A <script>alert(1)</script> & B ]]> @@PLUGINFILE@@/x $IMS-CC-FILEBASE$/y "
-    "\\(not a formula\\) $$ شارڈ & فائل"
+    "A <script>alert(1)</script> & B ]]> @@PLUGINFILE@@/x $IMS-CC-FILEBASE$/y شارڈ & فائل"
 )
 
 
@@ -666,8 +663,11 @@ def test_a_strict_build_fails_on_a_loss_and_a_build_writes_zips(tmp_path: Path) 
     assert strict.report.has_errors and not (out / "qti12").exists()
     result = build(BuildRequest(paths=[content], out_dir=out, formats=("qti12",)), registry)
     assert not result.report.has_errors
-    [warning] = [d.format() for d in result.report.diagnostics]
-    assert "question 7 (resume-order) is left out: qti12 has no ordering questions" in warning
+    warnings = [d.format() for d in result.report.diagnostics]
+    assert any(
+        "qti12: question 7 (resume-order) is left out: qti12 has no ordering questions" in w
+        for w in warnings
+    )
     for lang in ("en", "ur"):
         assert zipfile.is_zipfile(out / "qti12" / lang / "every-type.zip")
 
