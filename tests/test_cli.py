@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -241,3 +242,24 @@ def test_a_plain_build_leaves_out_the_formats_built_only_when_asked(
     assert cli("build", "-o", tmp_path / "all").code == 0
     assert not (tmp_path / "all" / "pdf").exists()
     assert (tmp_path / "all" / "html").is_dir()
+
+
+def test_a_build_says_once_per_format_how_many_losses_it_warned_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Run]
+) -> None:
+    shutil.copytree(REPO / "tests" / "fixtures" / "types", tmp_path / "content")
+    monkeypatch.chdir(tmp_path)
+    run = cli("build", "-f", "gift", "-f", "html", "-o", "out")
+    assert run.code == 0
+    assert len([line for line in run.lines if ": warning: gift: question " in line]) == 6
+    assert (
+        "gift: 6 warnings of what it cannot carry; accept a known loss in bank.yaml "
+        "(accept_losses: {gift: [...]}, see quizbank formats)"
+    ) in run.lines
+    assert not [line for line in run.lines if line.startswith("html: ")]
+    formats = cli("formats").out
+    assert (
+        "    accept_losses in bank.yaml (gift: [...]): a question type (ordering, cloze: "
+        in formats
+    )
+    assert "(qti12: [...]): a question type (ordering: left out), or shuffle" in formats

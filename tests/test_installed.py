@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from artefacts import Dist, Installed, built, install
 
-FORMATS = ("html", "markdown", "moodle", "json", "qti3", "gift", "qti12", "pdf")
+FORMATS = ("html", "markdown", "moodle", "json", "qti3", "gift", "qti12", "pdf", "qti21")
 QUIZ = "first-quiz"
 
 
