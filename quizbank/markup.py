@@ -42,9 +42,22 @@ SAFE_SCHEMES = ("http://", "https://", "mailto:")
 # A run of Latin letters or digits, possibly several words joined by spaces and punctuation
 # that belongs inside such a run (model.safetensors.index.json, PyTorch 2.4, CUDA-12,
 # weights_only=True), with a call's parentheses (state_dict(), load(path)): outside the
-# isolation, right-to-left text would show them before the name, `()state_dict`.
-_LATIN_WORD = r"[A-Za-z0-9][\w.,:/+=%\-]*(?:\([\w.,:/+=%\-' ]*\)[\w.,:/+=%\-]*)*"
+# isolation, right-to-left text would show them before the name, `()state_dict`. Superscript and
+# subscript digits belong to the run (10⁹, x₁): left out, `10⁹` would show as `⁹10`.
+_SCRIPT_DIGITS = "\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089"
+_IN_WORD = rf"[\w.,:/+=%\-{_SCRIPT_DIGITS}]"
+_LATIN_WORD = rf"[A-Za-z0-9]{_IN_WORD}*(?:\([\w.,:/+=%\-' ]*\){_IN_WORD}*)*"
 LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?:[ \t]+{_LATIN_WORD})*", re.ASCII)
+# Unicode's isolates, for text that holds no markup: LEFT-TO-RIGHT ISOLATE, FIRST STRONG
+# ISOLATE and POP DIRECTIONAL ISOLATE.
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+
+
+def latin_runs(text: str) -> Iterator[tuple[int, int]]:
+    """Where each Latin run of `text` starts and ends; a full stop, comma or colon after a run
+    is the sentence's, not the run's."""
+    for match in LATIN_RUN.finditer(text):
+        yield match.start(), match.start() + len(match.group().rstrip(".,:"))
 
 
 def safe_link(url: str) -> bool:
@@ -87,11 +100,9 @@ def _isolate_latin(text: str, lang: str) -> str:
     text = _kept_together(text, lang)  # the terms hold no Latin letter: the runs stay as they are
     out: list[str] = []
     last = 0
-    for match in LATIN_RUN.finditer(text):
-        run = match.group().rstrip(".,:")
-        end = match.start() + len(run)
-        out.append(escapeHtml(text[last : match.start()]))
-        out.append(f'<bdi lang="en">{escapeHtml(run)}</bdi>')
+    for start, end in latin_runs(text):
+        out.append(escapeHtml(text[last:start]))
+        out.append(f'<bdi lang="en">{escapeHtml(text[start:end])}</bdi>')
         last = end
     out.append(escapeHtml(text[last:]))
     return "".join(out)
@@ -452,6 +463,36 @@ def to_plain(text: str) -> str:
     else:
         words = _block_words(text)
     return " ".join("".join(words).split()) or " ".join(text.split())
+
+
+def plain_label(text: str, lang: str) -> str:
+    """Markdown source as a label that holds no markup (a drop-down's choice, a match's answer):
+    its plain text (`to_plain`). In a right-to-left language, each Latin run and each formula's
+    TeX is put between LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE, as `<bdi>` isolates
+    them in HTML: else `loss.backward()` shows as `()loss.backward`."""
+    plain = to_plain(text)
+    if not is_rtl(lang):
+        return plain
+    out: list[str] = []
+    at = 0
+    for tex, _ in find_formulas(text):
+        tex = " ".join(tex.split())  # as to_plain gives it
+        found = plain.find(tex, at)
+        if found >= 0:
+            out += [_isolated_runs(plain[at:found]), LRI, tex, PDI]
+            at = found + len(tex)
+    out.append(_isolated_runs(plain[at:]))
+    return "".join(out)
+
+
+def _isolated_runs(plain: str) -> str:
+    """Plain text with each Latin run between LRI and PDI."""
+    out: list[str] = []
+    last = 0
+    for start, end in latin_runs(plain):
+        out += [plain[last:start], LRI, plain[start:end], PDI]
+        last = end
+    return "".join(out) + plain[last:]
 
 
 def _block_words(text: str) -> list[str]:

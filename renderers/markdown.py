@@ -11,7 +11,7 @@ its place in the page:
   line, so a leading `#`, `1.` or `-` stays text; any further blocks follow, inside the item.
 Right-to-left languages are wrapped in `<div dir="rtl" lang="…">` with blank lines inside, so
 hosts such as GitHub still render the Markdown within. Inside it, each code span, safe autolink
-and run of Latin script (the runs the HTML export isolates, `quizbank.markup.LATIN_RUN`) is
+and run of Latin script (the runs the HTML export isolates, `quizbank.markup.latin_runs`) is
 put between U+2066 LEFT-TO-RIGHT ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, outside the
 backticks, so that `state_dict()` does not show as `()state_dict` and `8 GPUs` as `GPUs 8`.
 Characters, not `<bdi>`: GitHub's sanitizer drops `<bdi>` (its allowed tags have `bdo`, not
@@ -50,7 +50,7 @@ from quizbank.i18n import (
 )
 from quizbank.images import elsewhere
 from quizbank.locales import is_rtl, option_label, option_letter, option_list
-from quizbank.markup import LATIN_RUN, is_plain_paragraph, safe_link, to_plain, walk
+from quizbank.markup import is_plain_paragraph, latin_runs, safe_link, to_plain, walk
 from quizbank.model import (
     GAP,
     ChoiceGap,
@@ -437,9 +437,7 @@ def _isolate_lines(text: str) -> str:
     if text[:1] in _MARK_STARTS or "\n" in text:
         for mark in _LINE_MARKS.finditer(text):
             runs = runs[: mark.start()] + _MASK * len(mark.group()) + runs[mark.end() :]
-    for run in LATIN_RUN.finditer(runs):
-        # As the HTML export does: a full stop, comma or colon after a run is the sentence's.
-        start, end = run.start(), run.start() + len(run.group().rstrip(".,:"))
+    for start, end in latin_runs(runs):  # as the HTML export finds them
         if not _keeps_flanking(text, start, end):  # `**f()**x`: the run ends at `f`
             while not (text[end - 1].isascii() and text[end - 1].isalnum()):
                 end -= 1  # (a backslash and what it escapes go together)

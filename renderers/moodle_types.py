@@ -56,7 +56,7 @@ from typing import Any, NamedTuple
 from quizbank.gaps import GAP_MARKS, gap_index, gap_mark, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.locales import is_rtl
-from quizbank.markup import to_plain
+from quizbank.markup import plain_label, to_plain
 from quizbank.model import (
     ChoiceGap,
     Cloze,
@@ -236,16 +236,25 @@ def _short_answer(
 def plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
     """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
     in several languages, each language's text, ` / ` between them."""
-    texts: dict[str, str] = {}  # each text once (a formula is the same in every language)
-    for lang, item in versions:
-        texts.setdefault(_plain(get(item)), lang)
+    texts = _labels(versions, get)
     if len(texts) == 1:
-        return m.inert_text(next(iter(texts)))
-    return m.inert_text(" / ".join(_isolated(text, lang) for text, lang in texts.items()))
+        return m.inert_text(m.untagged(texts[0][1]))
+    return m.inert_text(" / ".join(_isolated(m.untagged(label), lang) for lang, label in texts))
 
 
-def _plain(text: str) -> str:
-    return m.untagged(" ".join(to_plain(text).split()))
+def _labels(versions: m.Versions[Any], get: Callable[[Any], str]) -> list[tuple[str, str]]:
+    """Each different text as a plain-text label (`plain_label`) with the first language that
+    has it; a text that a right-to-left language has too (a code name, a formula) as that
+    language isolates it, since the drop-down may be shown right to left."""
+    labels: dict[str, tuple[str, str]] = {}  # plain text: its language, its label
+    for lang, item in versions:
+        text = get(item)
+        plain = to_plain(text)
+        if plain not in labels:
+            labels[plain] = (lang, plain_label(text, lang))
+        elif is_rtl(lang):
+            labels[plain] = (labels[plain][0], plain_label(text, lang))
+    return list(labels.values())
 
 
 def _isolated(plain: str, lang: str) -> str:
@@ -351,11 +360,11 @@ def embedded_text(text: str) -> str:
 def _gap_plain(versions: m.Versions[Any], get: Callable[[Any], str], syntax: m.Syntax) -> str:
     """A choice of a gap's drop-down as HTML of plain text; in several languages in the syntax
     of the file (Moodle filters each choice with format_text before it lists it)."""
-    texts = [(lang, escape(" ".join(to_plain(get(item)).split()), quote=False))
+    labels = _labels(versions, get)
+    if len(labels) == 1:
+        return m.inert_text(escape(labels[0][1], quote=False))
+    texts = [(lang, m.inert_text(escape(plain_label(get(item), lang), quote=False)))
              for lang, item in versions]  # fmt: skip
-    texts = [(lang, m.inert_text(text)) for lang, text in texts]
-    if len(texts) == 1 or len({text for _, text in texts}) == 1:
-        return texts[0][1]
     return m._mlang2(texts) if syntax == "mlang2" else spans(texts)
 
 

@@ -73,7 +73,7 @@ from pydantic import Field
 from quizbank.errors import RendererError
 from quizbank.images import Image
 from quizbank.locales import direction, is_rtl
-from quizbank.markup import media, to_html, to_plain
+from quizbank.markup import media, plain_label, to_html, to_plain
 from quizbank.model import QUESTION_MODELS, Question, Quiz
 from quizbank.renderer import (
     Loss,
@@ -331,10 +331,10 @@ class Texts:
                 raise ValueError(f"its image {src} was not given to the renderer")
             self.used.add(name)
 
-    @staticmethod
-    def plain(markdown: str) -> str:
-        """A one-line text as plain text (images as their alt text, formulas as TeX)."""
-        return to_plain(markdown)
+    def plain(self, markdown: str) -> str:
+        """A one-line text as a plain-text label (images as their alt text, formulas as TeX),
+        its Latin runs isolated in a right-to-left language (`plain_label`)."""
+        return plain_label(markdown, self.lang)
 
 
 # -------------------------------------------------------------------------------------- package

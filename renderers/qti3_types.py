@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.i18n import format_number, gettext_for, word_limits_message
-from quizbank.markup import to_html, to_plain
+from quizbank.markup import plain_label, to_html
 from quizbank.model import (
     ChoiceGap,
     Cloze,
@@ -566,7 +566,7 @@ def _choice_gap(gap: ChoiceGap, at: GapContext) -> Gap:
     keys = {option.id: identifier("choice", option.id) for option in gap.options}
     feedback_name = f"{FEEDBACK}-{name}"
     choices = "".join(
-        f'<qti-inline-choice identifier="{keys[option.id]}">{text(to_plain(option.text))}'
+        f'<qti-inline-choice identifier="{keys[option.id]}">{text(plain_label(option.text, lang))}'
         "</qti-inline-choice>"
         for option in gap.options
     )

@@ -31,7 +31,7 @@ from quizbank.gaps import GAP_MARKS, gap_index, mark_gaps
 from quizbank.grading import option_grades
 from quizbank.i18n import N_, format_number, gettext_for, ngettext_for, word_limits_message
 from quizbank.locales import direction, is_rtl
-from quizbank.markup import find_formulas, to_html, to_plain
+from quizbank.markup import plain_label, to_html
 from quizbank.model import (
     ChoiceGap,
     Cloze,
@@ -195,32 +195,12 @@ def _feedback(text: str | None, lang: str) -> str:
     return _block(text, lang) if text else ""
 
 
-# Unicode's isolates, for plain text: LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE.
-LRI, PDI = "\u2066", "\u2069"
-
-
 def _plain(text: str, lang: str) -> str:
     """A text where no markup may go (a drop-down's choice): its words, an image as its alt
-    text and a formula as its TeX, escaped. In a right-to-left language each formula's TeX is
-    isolated left to right, or `\\frac{3}{2}` would read `{2}{3}\\frac`."""
-    plain = to_plain(text)
-    if "$" in text and is_rtl(lang):
-        plain = _isolated_formulas(plain, text)
-    return str(escape(plain))
-
-
-def _isolated_formulas(plain: str, text: str) -> str:
-    """`plain`, the words of `text`, with the TeX of each of its formulas between LRI and PDI."""
-    out: list[str] = []
-    at = 0
-    for tex, _ in find_formulas(text):
-        tex = " ".join(tex.split())  # as to_plain gives it
-        found = plain.find(tex, at)
-        if found < 0:
-            continue
-        out += [plain[at:found], LRI, tex, PDI]
-        at = found + len(tex)
-    return "".join(out) + plain[at:]
+    text and a formula as its TeX, escaped; in a right-to-left language each Latin run and
+    formula isolated left to right (`plain_label`), or `loss.backward()` would read
+    `()loss.backward`."""
+    return str(escape(plain_label(text, lang)))
 
 
 class Head(NamedTuple):
