@@ -223,8 +223,14 @@ def test_a_drop_down_shows_a_formula_as_its_tex_and_an_image_as_its_alt(lang: st
     options = set(re.findall(r'<option value="(\w+)">([^<]*)</option>', page))
     tex = "\u2066\\frac{1}{2}\u2069" if lang == "ur" else "\\frac{1}{2}"
     assert options == {("grid", "Three boxes"), ("half", f"{tex} exactly")}
+    # The right answers show the image and the formula themselves, as the question's texts do.
     arrow = "←" if lang == "ur" else "→"
-    assert f"A grid {arrow} Three boxes" in words(page)  # the right answer
+    answers = page[page.index('<details class="answer">') :]
+    image_answer = (
+        f'A grid(?:</bdi>)? {arrow} <img src="data:image/png;base64,[^"]+" alt="Three boxes"'
+    )
+    assert re.search(image_answer, answers)
+    assert re.search(f"One half(?:</bdi>)? {arrow} <math [^>]*>", answers)
 
 
 def test_a_text_without_a_dollar_is_not_looked_at_again(

@@ -20,6 +20,7 @@ question, option, pair, item or gap id can contain, so they never collide.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -340,8 +341,18 @@ def _number_answer(answer: float, tolerance: float, lang: str) -> str:
     return f"{number} ± {number_html(tolerance, lang)}" if tolerance else number
 
 
-def _accepted(answers: Sequence[str]) -> list[str]:
-    return [f"<bdi>{escape(answer)}</bdi>" for answer in answers]
+def _accepted(answers: Sequence[str], lang: str) -> list[str]:
+    """Accepted answers as typed, each isolated; in a right-to-left page one without a
+    right-to-left letter (`state*dict`) is marked English, as the Latin runs of the texts are."""
+    english = ' lang="en"' if is_rtl(lang) else ""
+    return [
+        f"<bdi{'' if _has_rtl_letter(answer) else english}>{escape(answer)}</bdi>"
+        for answer in answers
+    ]
+
+
+def _has_rtl_letter(text: str) -> bool:
+    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
 
 
 def _numerical_html(question: Numerical, head: Head) -> str:
@@ -353,7 +364,7 @@ def _numerical_html(question: Numerical, head: Head) -> str:
 
 
 def _short_answer_html(question: ShortAnswer, head: Head) -> str:
-    answer, count = _answers(_accepted(question.answer))
+    answer, count = _answers(_accepted(question.answer, head.lang))
     return (
         f"{_start(head, question.prompt)}{_field(head, numeric=False)}"
         f"{_end(head, answer, count, question.explanation)}"
@@ -387,7 +398,8 @@ def _matching_html(question: Matching, head: Head) -> str:
             f'<div class="pair" data-pair="{pair.id}">\n'
             f'<label for="{field}">{item}</label>\n{select}\n</div>\n'
         )
-        answers.append(f"{item} {head.shared.arrow} {_plain(pair.match, lang)}")
+        match = _html(pair.match, lang, inline=True)  # rich, as the texts of the question
+        answers.append(f"{item} {head.shared.arrow} {match}")
     answer, count = _answers(answers)
     return (
         f"{_start(head, question.prompt)}"
@@ -447,7 +459,7 @@ def _gap_answer(gap: Any, lang: str) -> str:
         return _html(right.text, lang, inline=True)
     if isinstance(gap, NumericalGap):
         return _number_answer(gap.answer, gap.tolerance, lang)
-    return " / ".join(_accepted(gap.answer))
+    return " / ".join(_accepted(gap.answer, lang))
 
 
 def _cloze_html(question: Cloze, head: Head) -> str:
