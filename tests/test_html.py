@@ -206,7 +206,7 @@ def test_fonts_and_line_height() -> None:
     stack = re.sub(r"\s+", " ", urdu.group(1))
     assert (
         '--font: "Noto Nastaliq Urdu", "Jameel Noori Nastaleeq", "Urdu Typesetting", '
-        '"Noto Naskh Arabic", serif;' in stack
+        '"Noto Naskh Arabic", var(--latin);' in stack
     )
     line_height = float(re.search(r"--lh: ([\d.]+);", stack).group(1))  # type: ignore[union-attr]
     assert 2 <= line_height <= 2.2

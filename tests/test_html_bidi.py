@@ -132,3 +132,23 @@ def test_the_matching_answer_list_is_rich_text(open_quiz: Any, lang: str) -> Non
         cpu = xs(page, first, "CPU")
         assert item == sorted(item) and cpu == sorted(cpu)  # each left to right inside
         assert min(item) > arrow > max(cpu)
+
+
+TYPED = {"state_dict()": "ltr", "اسٹیٹ ڈکٹ": "rtl"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_a_learner_types_reads_as_typed(open_quiz: Any, lang: str) -> None:
+    page = open_quiz(lang, QUIZZES[1])
+    fields = page.locator("input[type=text], textarea")
+    assert fields.count() == 6  # a short answer, two numbers, two gaps, the essay
+    for text, direction in TYPED.items():
+        for index in range(fields.count()):
+            field = fields.nth(index)
+            field.fill(text)
+            shown = field.evaluate("field => field.matches(':dir(ltr)') ? 'ltr' : 'rtl'")
+            assert shown == direction, (field.get_attribute("id"), text)
+    if lang == "ur":  # typed Latin in a Latin face, not a serif fallback
+        fields.first.fill("state_dict()")
+        fonts = platform_fonts(page, "input[type=text]")
+        assert not any("Serif" in font for font in fonts), fonts

@@ -322,6 +322,10 @@ def _choice_html(question: SingleChoice | MultipleChoice | TrueFalse, head: Head
 
 # Typed answers: numerical and short_answer, and the gaps of a cloze.
 
+# A typed answer's field reads as the learner types: left to right once its first letter is
+# Latin (`state_dict()`, not `()state_dict`, on an Urdu page), right to left for Urdu.
+TYPED = 'dir="auto" autocomplete="off" autocapitalize="off" spellcheck="false"'
+
 
 def _field(head: Head, numeric: bool) -> str:
     """A labelled text field for a typed answer."""
@@ -329,8 +333,7 @@ def _field(head: Head, numeric: bool) -> str:
     return (
         '<div class="response">\n'
         f'<label for="q-{head.qid}--answer">{head.shared.your_answer}</label>\n'
-        f'<input type="text" id="q-{head.qid}--answer" name="{head.qid}"{mode}'
-        ' autocomplete="off" autocapitalize="off" spellcheck="false">\n'
+        f'<input type="text" id="q-{head.qid}--answer" name="{head.qid}"{mode} {TYPED}>\n'
         "</div>\n"
     )
 
@@ -447,10 +450,7 @@ def _gap_field(gap: Any, attributes: str, head: Head) -> str:
         )
         return _select(f'class="gap" {attributes}', options, head.shared.choose)
     mode = ' inputmode="decimal"' if isinstance(gap, NumericalGap) else ""
-    return (
-        f'<input type="text" class="gap" {attributes}{mode} size="12" autocomplete="off"'
-        ' autocapitalize="off" spellcheck="false">'
-    )
+    return f'<input type="text" class="gap" {attributes}{mode} size="12" {TYPED}>'
 
 
 def _gap_answer(gap: Any, lang: str) -> str:
@@ -515,7 +515,7 @@ def _essay_html(question: Essay, head: Head) -> str:
         '<div class="response">\n'
         f'<label for="q-{qid}--answer">{shared.your_answer}</label>\n'
         f'<textarea id="q-{qid}--answer" name="{qid}" rows="6"'
-        f' aria-describedby="q-{qid}--words"></textarea>\n'
+        f' aria-describedby="q-{qid}--words" dir="auto"></textarea>\n'
         f'<p class="words" id="q-{qid}--words">{shown}<span class="count"></span></p>\n'
         "</div>\n"
         f"{end}"
