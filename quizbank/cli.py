@@ -95,7 +95,8 @@ hold Moodle's multilang spans (or {mlang xx} tags) gives one file per language. 
 of quizbank cannot hold is reported at its line of the file; the rest is imported. Existing quiz
 files are not replaced without --force; every file is written, or none. What was written is then
 checked as `quizbank validate` checks it.
-Exit code: 0 everything imported; 1 something was left out or needs writing; 2 unusable input.
+Exit code: 0 everything imported (a placeholder to write is a warning); 1 something was left
+out or lost, or a file written does not validate; 2 unusable input.
 
 examples:
   quizbank import questions-checkpointing.xml

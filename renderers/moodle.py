@@ -472,6 +472,19 @@ def _encoded(xml: str) -> bytes:
     return data
 
 
+def _category_title(versions: Versions[Quiz], syntax: Syntax) -> str:
+    """The quiz's title as a category's name: plain text; in a file of several languages, every
+    language's, in the `syntax` of the file. Moodle stores a category's name as the file gives
+    it (multilang spans and tags included) and shows it through format_string(), which filters
+    it when *Filter all strings* is on (tags stripped otherwise), so that an import of the file
+    gets every language's title back."""
+    titles = [(lang, inert_text(untagged(to_plain(quiz.title)))) for lang, quiz in versions]
+    if len(titles) == 1:
+        return titles[0][1]
+    texts = [(lang, escape(title, quote=False)) for lang, title in titles]
+    return _mlang2(texts) if syntax == "mlang2" else spans(texts)
+
+
 class MoodleRenderer(Renderer[MoodleOptions]):
     """Moodle XML for the question bank import: a category per quiz and language."""
 
@@ -555,7 +568,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
-        title = inert_text(f"{untagged(to_plain(versions[0][1].title))} ({label})")
+        title = f"{_category_title(versions, self._syntax)} ({label})"
         info = without_images(_html(versions, _DESCRIPTION, self._syntax))
         path = category_name(title)
         if bank is not None:

@@ -271,7 +271,10 @@ def test_a_bilingual_bank_with_a_cloze_and_an_image_becomes_a_file_per_language(
     assert (translation.lang, translation.unmarked, translation.stale) == ("ur", 0, 0)
     assert f"{BILINGUAL.name}:86: question 'Wavelength from frequency': left out: calculated" in out
     assert f"{BILINGUAL.name}:27: question 'Read the wave': its 1 hint" in out
-    assert "imported 2 quiz files and 1 image; 1 question left out; 3 with something" in out
+    assert (
+        "imported 2 quiz files and 1 image; 1 question left out; 2 with something lost, 2 with "
+        "something to write (above)" in out
+    )
 
 
 def test_a_text_a_language_lacks_is_reported_and_validation_names_it(
@@ -291,8 +294,9 @@ def test_a_text_a_language_lacks_is_reported_and_validation_names_it(
         tmp_path / "w.xml", question.replace("<![CDATA[", "<![CDATA[").replace("]]>", "]]>")
     )
     code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"))
-    assert code == 1
+    assert code == 1, out  # what validation says of the text to translate
     assert "a text with no ur version: another language's is used" in out
+    assert "2 with something to write (above); validation found 2 errors" in out
     assert "looks untranslated" in out
     urdu = yaml.safe_load((tmp_path / "content" / "ur" / "waves-basics.yaml").read_text())
     assert "source" not in urdu["questions"][0]  # not translated along: not marked current
@@ -423,3 +427,31 @@ def test_the_schema_line_of_an_imported_quiz_leads_to_the_schema(
     assert code == 0, out
     assert f"wrote {schema}" not in out
     assert schema.read_text() == "{}"
+
+
+def test_a_missing_explanation_is_a_placeholder_to_write_and_exit_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing the file held is lost: the placeholder is named, by import at the question's line
+    and by validation at its own, and the author writes it (`validate --strict` refuses it)."""
+    unexplained = choice("q2").replace(
+        '<generalfeedback format="html"><text>Sound moves as a wave.</text></generalfeedback>', ""
+    )
+    source = moodle_file(tmp_path / "w.xml", choice("q1"), unexplained)
+    content = tmp_path / "content"
+    code, out, _ = run(capsys, str(source), "-o", str(content))
+    assert code == 0, out
+    line = source.read_text().splitlines().index('<question type="multichoice">', 7) + 1
+    assert (
+        f"w.xml:{line}: question 'q2': it had no general feedback: its explanation is a "
+        "placeholder to write" in out
+    )
+    assert "warning: question 2 (q2), explanation: placeholder text from `quizbank import`" in out
+    assert "imported 1 quiz file; 1 with something to write (above)" in out
+    code, out, _ = run(capsys, str(moodle_file(tmp_path / "w.xml", unexplained, CALCULATED)),
+                       "-o", str(content), "--force")  # fmt: skip
+    assert code == 1, out  # a question left out
+    assert "1 question left out; 1 with something to write (above)" in out
+
+
+CALCULATED = '<question type="calculated"><name><text>Speed</text></name></question>'

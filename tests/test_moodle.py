@@ -405,7 +405,11 @@ def test_multilang_has_one_question_per_id(mixed: dict[str, etree._Element]) -> 
         "mixed/pick-two",
         "mixed/sky",
     ]
-    assert root[0].findtext("category/text") == "$course$/top/Mixed en (en, ur)"
+    # Every language's title, in multilang spans (a `/` doubled in a category path).
+    assert root[0].findtext("category/text") == (
+        '$course$/top/<span lang="en" class="multilang">Mixed en<//span>'
+        '<span lang="ur" class="multilang">Mixed ur<//span> (en, ur)'
+    )
     # Option b has no feedback in either language: no lone span.
     assert root.findtext("question[2]/answer[2]/feedback/text") == ""
 

@@ -27,6 +27,7 @@ from quizbank.importer.languages import languages_in, seen_in
 from quizbank.importer.source import SourceBank, SourceCategory, SourceQuestion, SourceText
 from quizbank.loader import MAX_QUESTIONS
 from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN, Question
+from quizbank.placeholders import NO_EXPLANATION, NO_TITLE
 from quizbank.scripts import script_for
 
 MAX_SOURCE_TEXT = 60_000  # characters of HTML: three times the model's longest text
@@ -41,21 +42,20 @@ _LABEL = re.compile(
 # quizbank's export gives an image a name ending in the first 8 hex digits of its SHA-256.
 _HASHED_NAME = re.compile(r"^(.+)-([0-9a-f]{8})(\.[A-Za-z0-9]+)$")
 _ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
-_NO_EXPLANATION = N_(
-    "The imported question had no explanation: write why the right answer is right."
-)
 _NO_DESCRIPTION = N_("Questions imported from %(source)s.")
-_NO_TITLE = N_("Imported quiz")
 DEFAULT_LEVEL = "intermediate"
 
 
 @dataclass(frozen=True, slots=True)
 class Loss:
-    """What could not be carried: at a line of the file, of a question (None: the quiz's)."""
+    """What could not be carried: at a line of the file, of a question (None: the quiz's);
+    `to_write` when nothing the file held was lost but the author has a text to write (a
+    placeholder, a translation)."""
 
     line: int
     question: str | None
     what: str
+    to_write: bool = False
 
 
 @dataclass(slots=True)
@@ -223,7 +223,7 @@ def _category(
             continue
         gettext = gettext_for(lang)
         data: dict[str, Any] = {"id": quiz_id, "lang": lang}
-        data["title"] = texts.title(name, gettext(_NO_TITLE), category.line, imported)
+        data["title"] = texts.title(name, gettext(NO_TITLE), category.line, imported)
         description = texts.text(category.info) if category.info else None
         if description is None:
             description = gettext(_NO_DESCRIPTION) % {"source": bank.path.name}
@@ -293,8 +293,10 @@ def _question(
     fields: dict[str, Any] = {"id": question_id}
     fields |= texts.fields({k: v for k, v in question.fields.items() if not k.startswith("_")})
     if fields.get("explanation") is None:
-        fields["explanation"] = texts.gettext(_NO_EXPLANATION)
-        texts.lost("it had no general feedback: its explanation is a placeholder to write")
+        fields["explanation"] = texts.gettext(NO_EXPLANATION)
+        texts.lost(
+            "it had no general feedback: its explanation is a placeholder to write", to_write=True
+        )
     fields = {key: _without_none(value) for key, value in fields.items() if value is not None}
     texts.report(question.line, question.name, imported)
     try:
@@ -362,7 +364,7 @@ class _Texts:
         self.images = images
         self.gettext = gettext_for(lang)
         self.files: dict[str, bytes] = {}
-        self.losses: list[str] = []
+        self.losses: list[tuple[str, bool]] = []  # what, and whether it is a text to write
         self.missing = False  # a text of the question had no version in this language
         self.refused: set[str] = set()  # what the converter says of an image refused here
 
@@ -390,14 +392,17 @@ class _Texts:
             seen = seen_in(value, self.lang)
             if seen.missing:
                 self.missing = True
-                self.lost(f"a text with no {self.lang} version: another language's is used")
+                self.lost(
+                    f"a text with no {self.lang} version: another language's is used",
+                    to_write=True,
+                )
             value = seen.text
             if source.plain and value == source.value:
                 value = self._one_of_joined(value)
         converted = to_markdown(
             value, source.format, inline=source.inline, plain=source.plain, image_path=self._image
         )
-        self.losses += [what for what in converted.losses if what not in self.refused]
+        self.losses += [(what, False) for what in converted.losses if what not in self.refused]
         # The isolates an export puts around Latin runs in right-to-left labels: not the text's.
         return converted.text.translate(_ISOLATES).strip() or None
 
@@ -433,7 +438,7 @@ class _Texts:
         script = script_for(self.lang)
         if not title or (script and not script.letters.search(title)):
             what = f"the category's name has no {self.lang} version: the title is a placeholder"
-            imported.losses.append(Loss(line, None, what))
+            imported.losses.append(Loss(line, None, what, to_write=True))
             return placeholder
         return title
 
@@ -448,10 +453,10 @@ class _Texts:
             self.refused.add(f"an image that is not in the file ({name})")  # said just above
             return None
 
-    def lost(self, what: str) -> None:
-        self.losses.append(what)
+    def lost(self, what: str, *, to_write: bool = False) -> None:
+        self.losses.append((what, to_write))
 
     def report(self, line: int, name: str | None, imported: Imported) -> None:
-        for what in dict.fromkeys(self.losses):
-            imported.losses.append(Loss(line, name, what))
+        for what, to_write in dict.fromkeys(self.losses):
+            imported.losses.append(Loss(line, name, what, to_write))
         self.losses = []
