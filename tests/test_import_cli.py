@@ -455,3 +455,23 @@ def test_a_missing_explanation_is_a_placeholder_to_write_and_exit_0(
 
 
 CALCULATED = '<question type="calculated"><name><text>Speed</text></name></question>'
+
+
+def test_a_refusal_of_several_files_prints_one_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each existing file on a line of its own: real line breaks, never a printed `\\n`."""
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    for name in ("waves-basics.yaml", "optics.yaml"):
+        (content / "en" / name).write_text("mine\n")
+    one = moodle_file(tmp_path / "one.xml", choice("a1"))
+    two = moodle_file(tmp_path / "two.xml", choice("a2"), category="Optics")
+    code, out, err = run(capsys, str(one), str(two), "-o", str(content))
+    assert code == 1, out
+    assert "\\n" not in err
+    assert err.splitlines() == [
+        "quizbank: error: nothing was written:",
+        f"  {content / 'en' / 'waves-basics.yaml'} exists (--force replaces it)",
+        f"  {content / 'en' / 'optics.yaml'} exists (--force replaces it)",
+    ]
