@@ -369,6 +369,10 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
             "the file holds more than one YAML document (`---`); put one quiz in each file",
             position,
         )
+    if (tab := _tab_error(problem, line, position)) is not None:
+        return tab
+    if (quote := _open_quote(exc, text, position)) is not None:
+        return quote
     if (plain := _plain_words(problem, exc.context or "", line, position)) is not None:
         return YamlError(plain, position)
     problem = f"YAML syntax error: {problem}"
@@ -378,6 +382,93 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
     if start is not None and mark is not None and start.line != mark.line:
         problem += f" that starts on line {start.line + 1}"
     return YamlError(problem, position)
+
+
+_INDENTATION_PROBLEMS = ("did not find expected key", "did not find expected '-' indicator")
+
+
+def _tab_error(problem: str, line: str, position: Position) -> YamlError | None:
+    """A tab where YAML wants spaces (in a line's indentation, or where a token must start):
+    said so, at the tab."""
+    indentation = line[: len(line) - len(line.lstrip(" \t"))]
+    at_mark = line[position.column - 1 : position.column] == "\t"
+    if "\t" in indentation and (
+        "tab character" in problem or at_mark or problem.startswith(_INDENTATION_PROBLEMS)
+    ):
+        column = indentation.index("\t") + 1
+    elif at_mark or "tab character" in problem:
+        column = position.column
+    else:
+        return None
+    return YamlError(
+        "quiz files indent with spaces, not tabs: replace the tab with spaces "
+        f"(line {position.line} has a tab at column {column})",
+        Position(position.line, column),
+    )
+
+
+_QUOTES = {'"': "double", "'": "single"}
+
+
+def _open_quote(exc: yaml.MarkedYAMLError, text: str, position: Position) -> YamlError | None:
+    """A quote left open, said at the quote: YAML reads on to the next quote of its kind (or to
+    the end of the file) and gives up there, often many lines later."""
+    start = exc.context_mark
+    if "quoted scalar" in (exc.context or "") and start is not None:
+        if not (exc.problem or "").startswith("found unexpected end of stream"):
+            return None
+        _, key = _quoted_before(text, _position(start))
+        quote = text[start.index : start.index + 1]
+        return _quote_error(quote, _position(start), key, "the end of the file")
+    token, key = _quoted_before(text, position)
+    if (
+        token is None
+        or token.start_mark.line == token.end_mark.line
+        or token.end_mark.line + 1 != position.line
+    ):  # not a text in quotes that swallowed the lines after it, up to the error
+        return None
+    closed = token.end_mark
+    quote = text[token.start_mark.index]
+    runs_to = f"the {quote} on line {closed.line + 1}"
+    before, after = text[closed.index - 2 : closed.index - 1], text[closed.index : closed.index + 1]
+    if quote == "'" and before.isalpha() and after.isalpha():
+        runs_to += (
+            " (an apostrophe ends a text in single quotes: write it twice, '', or put the text "
+            "in double quotes)"
+        )
+    return _quote_error(quote, _position(token.start_mark), key, runs_to)
+
+
+def _quote_error(quote: str, position: Position, key: str, runs_to: str) -> YamlError:
+    return YamlError(
+        f"this quote ({quote}) is never closed: end the text with {quote} on this line; as "
+        f"written, the text runs on to {runs_to}",
+        position,
+        key,
+    )
+
+
+def _quoted_before(text: str, position: Position) -> tuple[Any, str]:
+    """The last text in quotes that starts before `position` (a ScalarToken, or None), and the
+    key of the last value that does (or ""). The file is scanned again up to there, on the way
+    to an error only."""
+    scanner = _Parser(text)
+    quoted, key, last_scalar, value_key = None, "", "", ""
+    try:
+        while (token := scanner.get_token()) is not None:
+            if _position(token.start_mark) >= position:
+                break
+            if isinstance(token, yaml.ValueToken):
+                value_key = last_scalar
+            elif isinstance(token, yaml.ScalarToken):
+                last_scalar = token.value
+                if token.style in _QUOTES:
+                    quoted, key = token, value_key
+    except yaml.YAMLError:  # where the file stops making sense: what came before is enough
+        pass
+    finally:
+        scanner.dispose()
+    return (quoted, key) if quoted is not None else (None, value_key)
 
 
 _KEY_VALUE = re.compile(r"^(\s*(?:-\s+)?[\w-]+:\s+)(.*?)\s*$")

@@ -194,7 +194,7 @@ def _true_false(question: TrueFalse, lang: str) -> str:
 
 def _numerical(question: Numerical, lang: str) -> str:
     """`#answer:tolerance`."""
-    return f"#{plain_number(question.answer)}:{plain_number(question.tolerance)}"
+    return f"#{plain_number(question.answer_value)}:{plain_number(question.tolerance_value)}"
 
 
 def accepted_answers(question: ShortAnswer) -> tuple[list[str], list[str]]:

@@ -482,7 +482,10 @@ def _true_false(question: TrueFalse, lang: str) -> dict[str, Any]:
 
 
 def _numerical(question: Numerical | NumericalGap, lang: str) -> dict[str, Any]:
-    return {"answer": _number(question.answer), "tolerance": _number(question.tolerance)}
+    return {
+        "answer": _number(question.answer_value),
+        "tolerance": _number(question.tolerance_value),
+    }
 
 
 def _short_answer(question: ShortAnswer | ShortAnswerGap, lang: str) -> dict[str, Any]:
@@ -637,11 +640,11 @@ def _numbers(quiz: Quiz) -> Iterator[float]:
     for question in quiz.questions:
         yield question.points
         if isinstance(question, Numerical):
-            yield from (question.answer, question.tolerance)
+            yield from (question.answer_value, question.tolerance_value)
         elif isinstance(question, Cloze):
             for gap in question.gaps.values():
                 if isinstance(gap, NumericalGap):
-                    yield from (gap.answer, gap.tolerance)
+                    yield from (gap.answer_value, gap.tolerance_value)
 
 
 def export_json(quiz: Quiz, indent: int, images: Mapping[str, Image] | None = None) -> bytes:

@@ -620,7 +620,7 @@ def _range(answer: float, tolerance: float, lang: str) -> str:
 
 
 def _numerical(question: Numerical, page: _Page) -> _Parts:
-    answer = _range(question.answer, question.tolerance, page.lang)
+    answer = _range(question.answer_value, question.tolerance_value, page.lang)
     return _Parts(question.prompt, [page.interface.answer_line], answer, [])
 
 
@@ -746,7 +746,7 @@ def _gap_answer(gap: Gap, lang: str, *, long: bool) -> str:
     if isinstance(gap, ShortAnswerGap):
         return _accepted(gap.answer, lang)
     if isinstance(gap, NumericalGap):
-        return _range(gap.answer, gap.tolerance, lang)
+        return _range(gap.answer_value, gap.tolerance_value, lang)
     index = [option.id for option in gap.options].index(gap.answer)
     if long:
         return f"**{option_label(lang, index)}** {_inline(gap.options[index].text, is_rtl(lang))}"

@@ -203,9 +203,9 @@ def _numerical(first: Numerical, versions: m.Versions[Numerical], settings: Sett
         "numerical",
         "0.3333333",
         '    <answer fraction="100">\n'
-        f"      <text>{plain_number(first.answer)}</text>\n"
+        f"      <text>{plain_number(first.answer_value)}</text>\n"
         f"{_EMPTY_FEEDBACK}"
-        f"      <tolerance>{plain_number(first.tolerance)}</tolerance>\n"
+        f"      <tolerance>{plain_number(first.tolerance_value)}</tolerance>\n"
         "    </answer>\n"
         f"{_NO_UNITS}",
     )
@@ -376,8 +376,8 @@ def _short_answer_gap(weight: str, gaps: m.Versions[ShortAnswerGap], settings: _
 
 def _numerical_gap(weight: str, gaps: m.Versions[NumericalGap], settings: _Gaps) -> str:
     gap = gaps[0][1]
-    tolerance = f":{plain_number(gap.tolerance)}" if gap.tolerance else ""
-    return f"{{{weight}:NUMERICAL:={plain_number(gap.answer)}{tolerance}}}"
+    tolerance = f":{plain_number(gap.tolerance_value)}" if gap.tolerance_value else ""
+    return f"{{{weight}:NUMERICAL:={plain_number(gap.answer_value)}{tolerance}}}"
 
 
 def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> str:

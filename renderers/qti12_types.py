@@ -265,10 +265,10 @@ def _decimal(value: Decimal) -> str:
 def _numerical(question: Numerical, texts: q.Texts, numbers: q.Numbers) -> Written:
     """An exact answer, and its margin as Canvas's export writes one: `<or>` the number, or
     between the number minus and plus the tolerance."""
-    exact = number(question.answer)
+    exact = number(question.answer_value)
     conditions = [q.varequal(RESPONSE, exact)]
     if question.tolerance:
-        middle, margin = Decimal(exact), Decimal(number(question.tolerance))
+        middle, margin = Decimal(exact), Decimal(number(question.tolerance_value))
         conditions.append(
             f'<and><vargte respident="{RESPONSE}">{_decimal(middle - margin)}</vargte>'
             f'<varlte respident="{RESPONSE}">{_decimal(middle + margin)}</varlte></and>'
@@ -382,7 +382,7 @@ def _short_answer_gap(gap_id: str, gap: ShortAnswerGap, texts: q.Texts, numbers:
 
 
 def _numerical_gap(gap_id: str, gap: NumericalGap, texts: q.Texts, numbers: q.Numbers) -> _Gap:
-    return _typed_gap(gap_id, [number(gap.answer)], numbers)
+    return _typed_gap(gap_id, [number(gap.answer_value)], numbers)
 
 
 _GAP_WRITERS: dict[type, Callable[[str, Any, q.Texts, q.Numbers], _Gap]] = {
@@ -443,9 +443,10 @@ def _cloze_losses(question: Cloze) -> list[str]:
         elif isinstance(gap, ShortAnswerGap):
             lost += _typed_losses(gap.answer, gap.case_sensitive, where)
         elif isinstance(gap, NumericalGap):
-            within = f", not any number within {number(gap.tolerance)} of it" * bool(gap.tolerance)
+            margin, answer = gap.tolerance_value, number(gap.answer_value)
+            within = f", not any number within {number(margin)} of it" * bool(margin)
             lost.append(
-                f"takes gap {gap_id} as text: a Canvas blank accepts {number(gap.answer)} only "
+                f"takes gap {gap_id} as text: a Canvas blank accepts {answer} only "
                 f"as written{within}"
             )
     return lost

@@ -434,9 +434,9 @@ def _scored_when(test: str) -> str:
 
 def _numerical(question: Numerical, context: Context) -> Written:
     """A number right within answer +- tolerance."""
-    responses = declaration(RESPONSE, "single", "float", [number(question.answer)])
+    responses = declaration(RESPONSE, "single", "float", [number(question.answer_value)])
     body = f"{prompt(question, context)}<p>{text_entry(RESPONSE)}</p>"
-    test = number_test(RESPONSE, question.answer, question.tolerance)
+    test = number_test(RESPONSE, question.answer_value, question.tolerance_value)
     return Written(responses, "", body, _scored_when(test))
 
 
@@ -552,10 +552,10 @@ def _short_answer_gap(gap: ShortAnswerGap, at: GapContext) -> Gap:
 def _numerical_gap(gap: NumericalGap, at: GapContext) -> Gap:
     name = at.name
     return Gap(
-        declaration(name, "single", "float", [number(gap.answer)]),
+        declaration(name, "single", "float", [number(gap.answer_value)]),
         "",
         text_entry(name),
-        number_test(name, gap.answer, gap.tolerance),
+        number_test(name, gap.answer_value, gap.tolerance_value),
     )
 
 

@@ -408,3 +408,86 @@ def test_a_flood_of_problems_is_capped_and_fast(bank: Path, cli: Callable[..., R
         )
         or "more problems in this file (only the first 100 are listed)" in located[-1]
     )
+
+
+TAB_MESSAGE = "quiz files indent with spaces, not tabs: replace the tab"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "column"),
+    [
+        # A key indented by a tab alone, by spaces then a tab, a list item, a blank line.
+        ("    prompt: Why are large", "\tprompt: Why are large", 1),
+        ("    prompt: Why are large", "  \t  prompt: Why are large", 3),
+        ("    options:\n      - id: a", "    options:\n\t- id: a", 1),
+        ("    options:\n      - id: a\n", "    options:\n      - id: a\n \t\n", 2),
+        ("    answer: d\n", "    answer: d\n\t\n", 1),
+    ],
+)
+def test_a_tab_in_the_indentation_is_named_where_it_is(
+    bank: Path, cli: Callable[..., Run], old: str, new: str, column: int
+) -> None:
+    path = bank / "en" / f"{QUIZ}.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index(old)
+    tab = text[:at].count("\n") + new[: new.index("\t")].count("\n") + 1
+    edit(path, old, new)
+    found = _one_error(cli)
+    assert found.startswith(f"{EN}:{tab}:{column}: error: {TAB_MESSAGE}"), found
+    assert f"line {tab} has a tab at column {column}" in found, found
+
+
+def test_a_tab_in_a_block_text_is_named_where_it_is(bank: Path, cli: Callable[..., Run]) -> None:
+    path = bank / "en" / f"{QUIZ}.yaml"
+    line = edit(
+        path,
+        "    prompt: Why are large model checkpoints split into shards?",
+        "    prompt: |\n      Why are large\n\t  model checkpoints split into shards?",
+    )
+    found = _one_error(cli)
+    assert found.startswith(f"{EN}:{line + 2}:1: error: {TAB_MESSAGE}"), found
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_a_quote_never_closed_is_reported_where_it_opens(
+    bank: Path, cli: Callable[..., Run], quote: str
+) -> None:
+    """The quote runs on to the next quote of the file, many lines later, where YAML gives up."""
+    path = bank / "en" / f"{QUIZ}.yaml"
+    opened = edit(
+        path,
+        "    prompt: Why are large model checkpoints split into shards?",
+        f"    prompt: {quote}Why are large model checkpoints split into shards?",
+    )
+    closes = edit(
+        path,
+        "    prompt: Which extra state",
+        f"    prompt: {quote}Which extra state",
+    )
+    if quote == "'":  # the apostrophe of model's closes it first
+        closes = line_of(path, "explanation: A large model's")
+    assert closes - opened > 10
+    found = _one_error(cli)
+    assert found.startswith(
+        f"{EN}:{opened}:13: error: prompt: this quote ({quote}) is never closed: end the text "
+        f"with {quote} on this line; as written, the text runs on to the {quote} on line {closes}"
+    ), found
+    if quote == "'":
+        assert found.endswith(
+            "(an apostrophe ends a text in single quotes: write it twice, '', or put the text in "
+            "double quotes)"
+        ), found
+
+
+def test_a_quote_left_open_at_the_end_of_the_file_is_reported_where_it_opens(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    path = bank / "en" / f"{QUIZ}.yaml"
+    text = path.read_text(encoding="utf-8").replace('"', "")  # no other quote closes it
+    path.write_text(text, encoding="utf-8")
+    opened = edit(path, "title: Checkpoint sharding", 'title: "Checkpoint sharding')
+    found = _one_error(cli)
+    assert found.startswith(
+        f'{EN}:{opened}:8: error: title: this quote (") is never closed: end the text with " '
+        "on this line; as written, the text runs on to the end of the file"
+    ), found

@@ -21,8 +21,8 @@ FIXTURES = Path(__file__).parent / "fixtures" / "broken"
     [
         (
             "syntax.yaml",
-            "syntax.yaml:5:1: error: YAML syntax error: found unexpected end of stream "
-            "while scanning a quoted scalar that starts on line 3",
+            'syntax.yaml:3:8: error: title: this quote (") is never closed: end the text with " '
+            "on this line; as written, the text runs on to the end of the file",
         ),
         (
             "latin1.yaml",

@@ -359,7 +359,7 @@ def _has_rtl_letter(text: str) -> bool:
 
 
 def _numerical_html(question: Numerical, head: Head) -> str:
-    answer = _number_answer(question.answer, question.tolerance, head.lang)
+    answer = _number_answer(question.answer_value, question.tolerance_value, head.lang)
     return (
         f"{_start(head, question.prompt)}{_field(head, numeric=True)}"
         f"{_end(head, answer, 1, question.explanation)}"
@@ -458,7 +458,7 @@ def _gap_answer(gap: Any, lang: str) -> str:
         (right,) = [option for option in gap.options if option.id == gap.answer]
         return _html(right.text, lang, inline=True)
     if isinstance(gap, NumericalGap):
-        return _number_answer(gap.answer, gap.tolerance, lang)
+        return _number_answer(gap.answer_value, gap.tolerance_value, lang)
     return " / ".join(_accepted(gap.answer, lang))
 
 

@@ -132,7 +132,7 @@ def _number(answer: float, tolerance: float, paper: Paper) -> str:
 
 
 def _numerical(question: Numerical, paper: Paper) -> Part:
-    key = [_p(_strong(_t(_number(question.answer, question.tolerance, paper))))]
+    key = [_p(_strong(_t(_number(question.answer_value, question.tolerance_value, paper))))]
     return Part([_answer_box(paper)], key)
 
 
@@ -190,7 +190,7 @@ def _gap_answer(gap: ShortAnswerGap | NumericalGap | ChoiceGap, paper: Paper) ->
         at = [option.id for option in gap.options].index(gap.answer)
         return [_strong(_t(paper.letter(at) + " ")), *paper.inline(gap.options[at].text)]
     if isinstance(gap, NumericalGap):
-        return [_strong(_t(_number(gap.answer, gap.tolerance, paper)))]
+        return [_strong(_t(_number(gap.answer_value, gap.tolerance_value, paper)))]
     listed = option_list(paper.lang, [isolated(answer, paper.lang) for answer in gap.answer])
     return [_strong(_t(listed))]
 
