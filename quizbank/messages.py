@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -68,9 +69,24 @@ def unknown_key_message(data: Any, loc: Loc) -> str:
     homes = [name for name, keys in _PLACES.items() if key in keys and name != place]
     if homes:
         return f"{shown} belongs to the {homes[0]}, not to the {place}; check its indentation"
-    close = difflib.get_close_matches(key, [k for k in _ALL_KEYS if k != key], n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key {shown}{hint}"
+    return f"unknown key {shown}{did_you_mean(key, [k for k in _ALL_KEYS if k != key])}"
+
+
+def did_you_mean(written: object, names: Sequence[str]) -> str:
+    """` (did you mean 'name'?)` for the one of `names` that `written` is closest to, if any
+    is close: spelt with other capitals, hyphens or spaces (`TrueFalse`, `multiple-choice`), or
+    with a letter or two wrong."""
+    if not isinstance(written, str) or len(written) > 100:
+        return ""
+    bare = {_bare(name): name for name in names}
+    if (same := bare.get(_bare(written))) is not None:
+        return f" (did you mean {same!r}?)"
+    close = difflib.get_close_matches(written, names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _bare(name: str) -> str:
+    return "".join(char for char in name.lower() if char.isalnum())
 
 
 def _place(loc: Loc) -> str:
@@ -111,8 +127,10 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
     if kind == "union_tag_invalid":
         found = value.get("type") if isinstance(value, dict) else value
         if in_gap:
-            return f"unknown gap type {excerpt(found)}; use one of {', '.join(GAP_TYPES)}"
-        return f"unknown question type {excerpt(found)}; use one of {types}"
+            hint = did_you_mean(found, GAP_TYPES)
+            return f"unknown gap type {excerpt(found)}{hint}; use one of {', '.join(GAP_TYPES)}"
+        hint = did_you_mean(found, QUESTION_TYPES)
+        return f"unknown question type {excerpt(found)}{hint}; use one of {types}"
     if kind == "union_tag_not_found":
         if in_gap:
             return f"a gap needs a `type`: one of {', '.join(GAP_TYPES)}"

@@ -491,3 +491,40 @@ def test_a_quote_left_open_at_the_end_of_the_file_is_reported_where_it_opens(
         f'{EN}:{opened}:8: error: title: this quote (") is never closed: end the text with " '
         "on this line; as written, the text runs on to the end of the file"
     ), found
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("single_choise", "single_choice"),
+        ("multiple-choice", "multiple_choice"),
+        ("TrueFalse", "true_false"),
+    ],
+)
+def test_a_wrong_question_type_gets_a_did_you_mean(
+    bank: Path, cli: Callable[..., Run], written: str, meant: str
+) -> None:
+    line = edit(bank / "en" / f"{QUIZ}.yaml", "    type: single_choice", f"    type: {written}")
+    found = _one_error(cli)
+    assert found.startswith(
+        f"{EN}:{line}:11: error: question 1 (why-shard), type: unknown question type "
+        f"{written!r} (did you mean {meant!r}?); use one of single_choice, multiple_choice"
+    ), found
+
+
+def test_a_wrong_gap_type_gets_a_did_you_mean(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    quiz = tmp_path / "en" / "gaps.yaml"
+    quiz.parent.mkdir()
+    quiz.write_text(
+        "id: gaps\nlang: en\ntitle: Gaps\ndescription: A cloze.\nlevel: beginner\nquestions:\n"
+        "  - id: fill\n    type: cloze\n    prompt: Save with [[fn]].\n"
+        "    explanation: It saves.\n    gaps:\n      fn: {type: short_anser, answer: save}\n",
+        encoding="utf-8",
+    )
+    run = cli("validate", quiz)
+    assert run.code == 1
+    assert any(
+        "gap 'fn', type: unknown gap type 'short_anser' (did you mean 'short_answer'?); use one "
+        "of short_answer, numerical, single_choice" in line
+        for line in run.errors
+    ), run.out
