@@ -13,7 +13,11 @@ Right-to-left languages are wrapped in `<div dir="rtl" lang="…">` with blank l
 hosts such as GitHub still render the Markdown within. Inside it, each code span, safe autolink
 and run of Latin script (the runs the HTML export isolates, `quizbank.markup.latin_runs`) is
 put between U+2066 LEFT-TO-RIGHT ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, outside the
-backticks, so that `state_dict()` does not show as `()state_dict` and `8 GPUs` as `GPUs 8`.
+backticks, so that `state_dict()` does not show as `()state_dict` and `8 GPUs` as `GPUs 8`; a
+code span that holds a right-to-left letter (`سیڈ`) between U+2068 FIRST STRONG ISOLATE and
+U+2069, so that it is not drawn reversed. The answer key's headings of a right-to-left page open
+with the language's word for question (`### سوال 7: 4`), or GitHub's `dir="auto"` would lay out
+one with no right-to-left letter (`### 7. 4`) left to right.
 Characters, not `<bdi>`: GitHub's sanitizer drops `<bdi>` (its allowed tags have `bdo`, not
 `bdi`), a host with raw HTML off would show it as text, and the page would no longer be free of
 HTML of its own; the characters work in any renderer, editor and plain-text view, and also keep
@@ -50,7 +54,16 @@ from quizbank.i18n import (
 )
 from quizbank.images import elsewhere
 from quizbank.locales import is_rtl, option_label, option_letter, option_list
-from quizbank.markup import is_plain_paragraph, latin_runs, safe_link, to_plain, walk
+from quizbank.markup import (
+    FSI,
+    LRI,
+    PDI,
+    is_plain_paragraph,
+    latin_runs,
+    safe_link,
+    to_plain,
+    walk,
+)
 from quizbank.model import (
     GAP,
     ChoiceGap,
@@ -341,7 +354,7 @@ def _edge_bullet(text: str, *, last: bool) -> str:
 
 # --- right-to-left pages: code and Latin runs isolated --------------------------------------
 
-_LRI, _PDI = "\u2066", "\u2069"  # LEFT-TO-RIGHT ISOLATE … POP DIRECTIONAL ISOLATE
+_LRI, _FSI, _PDI = LRI, FSI, PDI  # LEFT-TO-RIGHT / FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE
 # What a text needs looked at before any isolation: Latin letters or digits, or code.
 _LATIN_OR_CODE = re.compile(r"[A-Za-z0-9`]")
 # Lines that may be fenced or indented code (in a list item or quote too): only then are the
@@ -402,7 +415,7 @@ def _isolate(text: str) -> str:
 def _isolate_lines(text: str) -> str:
     """`_isolate` for lines with no code block among them."""
     masked: list[str] = []  # the text as Latin runs are looked for in it, of the same length
-    spans: list[tuple[int, int]] = []  # code spans, autolinks and Latin runs to isolate
+    spans: list[tuple[int, int, str]] = []  # code spans, autolinks and Latin runs to isolate
     pos = at = 0
     while candidate := _ISOLATION_STARTS.search(text, at):
         found = _ISOLATION.match(text, candidate.start())
@@ -417,9 +430,9 @@ def _isolate_lines(text: str) -> str:
                 end = closing.end()
             # (an escaped backtick before: isolates would split a run of backticks)
             if closing and text[start - 1 : start] != "`" and _keeps_flanking(text, start, end):
-                spans.append((start, end))
+                spans.append((start, end, _code_isolate(text[start:end])))
         elif kind in ("autolink", "formula") and _keeps_flanking(text, start, end):
-            spans.append((start, end))
+            spans.append((start, end, _LRI))
         elif kind == "escape" and text[end - 1] in _IN_RUN:
             masked += [text[pos:start], text[end - 1] * 2]
             pos = at = end
@@ -441,14 +454,25 @@ def _isolate_lines(text: str) -> str:
         if not _keeps_flanking(text, start, end):  # `**f()**x`: the run ends at `f`
             while not (text[end - 1].isascii() and text[end - 1].isalnum()):
                 end -= 1  # (a backslash and what it escapes go together)
-        spans.append((start, end))
+        spans.append((start, end, _LRI))
     spans.sort()
     out: list[str] = []
     pos = 0
-    for start, end in spans:
-        out += [text[pos:start], _LRI, text[start:end], _PDI]
+    for start, end, isolate in spans:
+        out += [text[pos:start], isolate, text[start:end], _PDI]
         pos = end
     return "".join(out) + text[pos:]
+
+
+# A right-to-left letter (Hebrew, Arabic and their presentation forms), bidi class R or AL.
+_RTL_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def _code_isolate(code: str) -> str:
+    """How a code span is isolated: left to right, or, when it holds a right-to-left letter
+    (an Urdu accepted answer, `اسٹیٹ*ڈکٹ`), by its first strong character (FIRST STRONG
+    ISOLATE), so that it is not drawn reversed."""
+    return _FSI if _RTL_LETTER.search(code) else _LRI
 
 
 @lru_cache(maxsize=64)
@@ -508,6 +532,7 @@ class _Interface:
     case_sensitive: str
     wildcard: str
     arrow: str
+    question: str
 
 
 @lru_cache(maxsize=32)
@@ -536,6 +561,10 @@ def _interface(lang: str) -> _Interface:
         # Translators: in the answer key of a short-answer question; %(star)s is `*`.
         wildcard="*" + _("%(star)s stands for any run of characters.") % {"star": "`*`"} + "*",
         arrow="←" if is_rtl(lang) else "→",
+        # Translators: a heading of the Markdown page: a question whose prompt opens with an
+        # image, and, in a right-to-left language, each question of the answer key, as
+        # "Question 7: 4".
+        question=_("Question %(number)s"),
     )
 
 
@@ -544,7 +573,11 @@ _BLANK_LINE = "_" * 12
 _GAP_BLANK = "_" * 8
 _ESSAY_LINE = "_" * 48
 _NBSP, _NARROW_NBSP = "\u00a0", "\u202f"
-# Unicode whitespace on both sides of a blank: its underscores never open or close emphasis.
+# Its underscores never open or close emphasis: with Unicode whitespace on both sides (before an
+# author's `_`, a narrow no-break space), or, where a character follows the blank (`________.`),
+# between two word joiners (invisible, neither whitespace nor punctuation to CommonMark: a run
+# of `_` inside a word).
+_WORD_JOINER = "\u2060"
 _SPACE_AFTER = re.compile(r"[\s\u00a0\u202f]")
 # A line that opens an ordered list after spaces or tabs (`1.`, `2)`).
 _ORDERED_LINE = re.compile(r"(?:\A|[\r\n])[ \t]*[0-9]{1,9}[.)]")
@@ -631,7 +664,7 @@ def _code(text: str, lang: str) -> str:
     edges = text[:1] + text[-1:]
     pad = " " if "`" in edges or (text[:1] == " " and text[-1:] == " ") else ""
     code = f"{fence}{pad}{text}{pad}{fence}"
-    return f"\u2068{code}\u2069" if is_rtl(lang) else code
+    return f"{_FSI}{code}{_PDI}" if is_rtl(lang) else code
 
 
 def _accepted(answers: Sequence[str], lang: str) -> str:
@@ -734,8 +767,12 @@ def _blanks(prompt: str, lang: str) -> str:
 
     def blank(gap: re.Match[str]) -> str:
         after = gap.string[gap.end() : gap.end() + 1]
-        space = "" if not after or _SPACE_AFTER.match(after) else _NARROW_NBSP
-        return f"({format_number(next(numbers), lang)}){_NBSP}{_GAP_BLANK}{space}"
+        number = f"({format_number(next(numbers), lang)}){_NBSP}"
+        if not after or _SPACE_AFTER.match(after):
+            return f"{number}{_GAP_BLANK}"
+        if after == "_":  # the author's `_emphasis_` opens only after a space
+            return f"{number}{_GAP_BLANK}{_NARROW_NBSP}"
+        return f"{number}{_WORD_JOINER}{_GAP_BLANK}{_WORD_JOINER}"  # `________.`, no space
 
     return GAP.sub(blank, prompt)
 
@@ -951,11 +988,16 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     for number, question in enumerate(quiz.questions, 1):
         parts = _TYPES[type(question)](question, page)
         lead, rest = page.split(parts.prompt)
-        if lead.startswith("!["):  # a diagram first: below the heading, not in it
-            lead, rest = "", page.blocks(parts.prompt)
-        blocks += [f"## {number}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
+        shown = format_number(number, quiz.lang)
+        named = interface.question % {"number": shown}
+        if lead.startswith("!["):  # a diagram first: below a heading that names the question
+            blocks += [f"## {named}", *_laid_out([page.blocks(parts.prompt), *parts.body])]
+        else:
+            blocks += [f"## {shown}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
         if answers:
-            key.append(f"### {number}. {parts.answer}")
+            # On a right-to-left page, a word of the language first: a host's `dir="auto"`
+            # would lay out `### 7. 4` (no right-to-left letter) left to right.
+            key.append(f"### {named}: {parts.answer}" if rtl else f"### {shown}. {parts.answer}")
             key += _laid_out([*parts.key, page.blocks(question.explanation)])
     body = "\n\n".join(block for block in blocks + key if block)
     if rtl:

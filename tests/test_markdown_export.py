@@ -176,8 +176,10 @@ def test_title_questions_and_answer_key(quiz_name: str, request: pytest.FixtureR
     assert numbered[-1] == ANSWER_KEY[quiz.lang]
     assert numbered[:-1] == [f"{n}. {q.prompt}" for n, q in enumerate(quiz.questions, 1)]
     assert len(quiz.questions) == 8
+    # an Urdu key heading opens with an Urdu word, or `dir="auto"` would lay it out left to right
+    number = "{n}. " if quiz.lang == "en" else "سوال {n}: "
     key = [
-        f"{n}. {option_letter(quiz.lang, [o.id for o in q.options].index(q.answer))}"
+        number.format(n=n) + option_letter(quiz.lang, [o.id for o in q.options].index(q.answer))
         for n, q in enumerate(quiz.questions, 1)
         if q.type == "single_choice"
     ]
@@ -211,7 +213,7 @@ def test_one_question_is_singular_and_strings_follow_the_language() -> None:
     # Urdu letters, which no host reads as a left-to-right "A." list (../shared/URDU.md)
     assert lines[question + 2 : question + 4] == ["- **(الف)** درست", "- **(ب)** غلط"]
     key = lines[lines.index("## درست جوابات") :]
-    assert key[:7] == ["## درست جوابات", "", "### 1. ب", "", "- **(ب)** غلط", "", "آسمان نیلا ہے"]
+    assert key[:7] == ["## درست جوابات", "", "### سوال 1: ب", "", "- **(ب)** غلط", "", "آسمان نیلا ہے"]
     english = _render(_quiz("en", "Title", "Text", [statement | {"prompt": "Green?"}]))
     assert "Beginner · 1 question" in english.splitlines()
 

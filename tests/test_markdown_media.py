@@ -63,8 +63,10 @@ def test_every_formula_reads_back_as_the_author_wrote_it(pages: Path, lang: str)
 
 
 def test_a_diagram_opening_a_prompt_goes_below_its_heading(pages: Path) -> None:
+    """Below a heading that names the question: never an empty `## 1.` (issue 26, item 17)."""
     page = (pages / "en" / "media.md").read_text("utf-8")
-    assert "## 1.\n\n![Three shard files listed by one index file](../images/shards.svg)\n" in page
+    diagram = "![Three shard files listed by one index file](../images/shards.svg)"
+    assert f"## Question 1\n\n{diagram}\n" in page
 
 
 def test_a_less_than_sign_in_a_formula_is_tex_not_html() -> None:

@@ -24,7 +24,7 @@ from quizbank.loader import load_quiz
 from quizbank.model import Quiz
 
 ROOT = Path(__file__).resolve().parents[1]
-LRI, PDI = "\u2066", "\u2069"
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 # As a host makes HTML of the page: CommonMark with raw HTML kept (GitHub's tables too).
 HOST = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 PROMPT = "تربیت جاری رکھنے کے لیے `state_dict()` محفوظ کرنا ضروری ہے؟"
@@ -61,7 +61,7 @@ def _quiz(lang: str, **question: Any) -> Quiz:
 
 
 def _plain(markdown: str) -> str:
-    return markdown.replace(LRI, "").replace(PDI, "")
+    return markdown.replace(LRI, "").replace(FSI, "").replace(PDI, "")
 
 
 def _unisolated(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,7 +84,7 @@ def test_urdu_page_isolates_code_and_latin_runs() -> None:
         f"- **(الف)** ہر نوڈ پر ⟨8 GPUs⟩ اور ⟨CUDA-12⟩ ہیں{STOP}\n"
         "- **(ب)** صرف ویٹس\n\n"
         "## درست جوابات\n\n"
-        "### 1. الف\n\n"
+        "### سوال 1: الف\n\n"
         f"- **(الف)** ہر نوڈ پر ⟨8 GPUs⟩ اور ⟨CUDA-12⟩ ہیں{STOP}\n\n"
         f"دیکھیں [⟨PyTorch docs⟩](https://pytorch.org/docs/stable/){STOP}\n\n"
         "```python\nmodel.load_state_dict(state_dict)\n```\n\n"
@@ -172,7 +172,7 @@ def test_isolation_changes_nothing_but_the_isolates() -> None:
             got = renderer._isolated(shown, True)
             html = HOST.render(got)
             assert _plain(html) == HOST.render(shown), (shown, got)
-            assert not re.search(f"<(code|pre)>[^<]*[{LRI}{PDI}]", html), got
+            assert not re.search(f"<(code|pre)>[^<]*[{LRI}{FSI}{PDI}]", html), got
             assert "%E2%81%A6" not in html and "%E2%81%A9" not in html, got
             isolated += got != shown
     assert isolated > 2000

@@ -25,6 +25,7 @@ READER.validateLink = lambda url: True  # type: ignore[method-assign]
 RTL_DIV = '<div dir="rtl" lang="ur">'
 HOSTILE = "<script>alert('x')</script> & <b>bold</b> [x](javascript:alert(1)) `<kbd>`"
 NBSP = "\u00a0"
+WJ = "\u2060"  # WORD JOINER: between it and a character after it, a blank is never emphasis
 
 
 def _load(lang: str) -> Quiz:
@@ -56,16 +57,22 @@ def _all(tokens: list[Token]) -> list[Token]:
     return [t for token in tokens for t in (token, *_all(token.children or []))]
 
 
+# An Urdu key heading opens with the word for question (`سوال 7: 4`, issue 27, X7): read as
+# `7. 4`, as an English one is written, so that both languages' keys compare.
+_URDU_KEY = re.compile(r"^سوال ([0-9]+): ")
+
+
 def _sections(tokens: list[Token], tag: str) -> dict[str, list[Token]]:
-    """The tokens under each heading of `tag`, by the heading's text, up to the next heading of
-    that level or above."""
+    """The tokens under each heading of `tag`, by the heading's text (an Urdu key heading as
+    an English one), up to the next heading of that level or above."""
     found: dict[str, list[Token]] = {}
     current: list[Token] | None = None
     at = 0
     while at < len(tokens):
         token = tokens[at]
         if token.type == "heading_open" and token.tag <= tag:
-            current = found.setdefault(tokens[at + 1].content, []) if token.tag == tag else None
+            text = _URDU_KEY.sub(r"\1. ", tokens[at + 1].content)
+            current = found.setdefault(text, []) if token.tag == tag else None
             at += 3  # the heading's text and its end
             continue
         if current is not None:
@@ -222,7 +229,7 @@ def test_ordering_is_a_numbered_list_out_of_order(every_type: Quiz) -> None:
     assert heading == "7. " + ("، " if every_type.lang == "ur" else ", ").join(numbers)
     # the same order in every language: the key's numbers do not depend on the language
     english, urdu = _render(_load("en")), _render(_load("ur"))
-    assert re.findall(r"### 7\. (\d)", english) == re.findall(r"### 7\. (\d)", urdu)
+    assert re.findall(r"### 7\. (\d)", english) == re.findall(r"### سوال 7: (\d)", urdu)
 
 
 def test_cloze_has_numbered_blanks_and_each_gap_in_the_key(every_type: Quiz) -> None:
@@ -441,11 +448,11 @@ def test_gaps_in_code_and_next_to_words(hostile_types: Quiz) -> None:
     tokens = GFM.parse(markdown)
     _, section = _section(tokens, "h2", "4.")
     html = GFM.render(markdown)
-    assert f"<code>(2){NBSP}________\u202f</code>" in html  # a gap in code: a blank in code
+    assert f"<code>(2){NBSP}{WJ}________{WJ}</code>" in html  # a gap in code: a blank in code
     question = html.split("<h2>4.")[1].split("<h2>")[0]
     assert "<em>b</em>" in question and "<em>_" not in question  # the author's emphasis only
     assert question.count("________") == 4 + 0  # every blank, none taken for emphasis
-    assert f"(1){NBSP}________\u202fx" in markdown
+    assert f"(1){NBSP}{WJ}________{WJ}x" in markdown
     assert "[[" not in markdown
     paragraphs = [t.content for t in section if t.type == "inline"]
     assert paragraphs[0] == f"(4){NBSP}________"  # the prompt's second paragraph
