@@ -475,3 +475,24 @@ def test_a_refusal_of_several_files_prints_one_a_line(
         f"  {content / 'en' / 'waves-basics.yaml'} exists (--force replaces it)",
         f"  {content / 'en' / 'optics.yaml'} exists (--force replaces it)",
     ]
+
+
+def test_a_blank_comes_in_as_underscores_without_backslashes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GIFT's missing word is a blank of underscores; a prompt may show one too: Markdown shows
+    them as written, so they are written without escapes."""
+    source = tmp_path / "week.gift"
+    source.write_text(
+        "::Cost:: Moodle costs {~lots =nothing####Free software.} to download.\n\n"
+        "::Fill::[html]<p>Fill in: ___ saves a file, and it resumes from the ___.</p>"
+        "{=torch.save####It writes the file.}\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, str(source), "-o", str(tmp_path / "content"), "--lang", "en")
+    assert code == 0, out
+    data = yaml.safe_load((tmp_path / "content" / "en" / "week.yaml").read_text(encoding="utf-8"))
+    assert [q["prompt"] for q in data["questions"]] == [
+        "Moodle costs _____ to download.",
+        "Fill in: ___ saves a file, and it resumes from the ___.",
+    ]

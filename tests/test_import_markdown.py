@@ -576,6 +576,10 @@ def test_text_of_html_shows_every_character(text: str) -> None:
         ("email a@b.c", "email a@b.c"),
         ("1.5 and 2) x", "1.5 and 2) x"),
         ("C# - x + y", "C# - x + y"),
+        ("Fill in ___ here", "Fill in ___ here"),
+        ("It resumes from the ___.", "It resumes from the ___."),
+        ("___ comes first, then _____", "___ comes first, then _____"),
+        ("a ___b and c___ d", "a \\_\\_\\_b and c\\_\\_\\_ d"),  # emphasis unescaped
     ],
 )
 def test_only_what_could_be_markup_is_escaped(text: str, expected: str) -> None:

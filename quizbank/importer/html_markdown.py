@@ -49,7 +49,7 @@ from bs4.element import NavigableString, PageElement, Tag
 from markdownify import MarkdownConverter
 
 from quizbank.importer.source import TextFormat
-from quizbank.markup import safe_link
+from quizbank.markup import safe_link, to_html
 
 # A text with more tags than this is read as plain text: BeautifulSoup's tree of a million tags
 # takes gigabytes, and its edits (unwrapping a tag finds it among its siblings) are quadratic.
@@ -98,7 +98,28 @@ def to_markdown(
     else:
         html = _moodle_html(value) if format == "moodle" else value
         text = _from_html(html, inline, state)
-    return Markdown(text, tuple(state.losses), tuple(state.images))
+    return Markdown(_bare_blanks(text, inline), tuple(state.losses), tuple(state.images))
+
+
+# A blank, three or more escaped underscores (after an even number of backslashes: escapes of
+# backslashes), and the backslashes before it.
+_ESCAPED_BLANK = re.compile(r"(?<!\\)((?:\\\\)*)((?:\\_){3,})")
+
+
+def _bare_blanks(text: str, inline: bool) -> str:
+    """The text with its blanks (`___`) as written, without the escapes that kept their
+    underscores from making emphasis, when none of them would: the text renders the same.
+
+    Whether an underscore can open or close emphasis depends on the rest of its paragraph,
+    which the escapes were decided without; rendering both texts decides it at once."""
+    if "\\_\\_\\_" not in text:
+        return text
+    bare = _ESCAPED_BLANK.sub(_unescaped_blank, text)
+    return bare if to_html(bare, inline=inline) == to_html(text, inline=inline) else text
+
+
+def _unescaped_blank(found: re.Match[str]) -> str:
+    return found[1] + found[2].replace("\\", "")
 
 
 class _State:
