@@ -152,3 +152,49 @@ def test_what_a_learner_types_reads_as_typed(open_quiz: Any, lang: str) -> None:
         fields.first.fill("state_dict()")
         fonts = platform_fonts(page, "input[type=text]")
         assert not any("Serif" in font for font in fonts), fonts
+
+
+# Where each inline code span of the page breaks across lines: its text, and the offset in it
+# of the last character drawn before each break.
+CODE_BREAKS = """() => Array.from(document.querySelectorAll("main code"))
+  .filter((code) => !code.closest("pre"))
+  .flatMap((code) => {
+    const breaks = [];
+    let last = null;
+    let at = 0;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let offset = 0; offset < node.data.length; offset += 1, at += 1) {
+        const range = document.createRange();
+        range.setStart(node, offset);
+        range.setEnd(node, offset + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0) continue;
+        if (last && box.top > last.top + 1) breaks.push([code.textContent, last.at]);
+        last = { top: box.top, at };
+      }
+    }
+    return breaks;
+  })"""
+
+
+def inside_a_name(text: str, at: int) -> bool:
+    """Whether a line break after text[at] falls inside a name: not after a dot, an
+    underscore or before a space."""
+    return text[at] not in "._" and not text[at + 1 : at + 2].isspace()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("quiz_id", QUIZZES)
+def test_code_breaks_only_after_a_dot_or_underscore(
+    open_quiz: Any, lang: str, quiz_id: str
+) -> None:
+    page = open_quiz(lang, quiz_id)
+    page.locator("button.submit").click()
+    breaks: list[tuple[str, int]] = page.evaluate(CODE_BREAKS)
+    assert breaks  # a phone's line is too short for some of them
+    inside = [
+        f"{text[: at + 1]} / {text[at + 1 :]}" for text, at in breaks if inside_a_name(text, at)
+    ]
+    assert not inside
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")

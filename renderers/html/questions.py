@@ -163,10 +163,26 @@ def _with_formulas(html: str) -> str:
     return _DISPLAYED.sub(r'<span class="formula" tabindex="0">\g<0></span>', html)
 
 
+# An inline code span (not a code block's, which scrolls) and, in its escaped text, a run of
+# dots or underscores between two letters or digits: `torch.serialization.add_safe_globals()`.
+_INLINE_CODE = re.compile(r"(?<!<pre>)(<code[^>]*>)([^<]*)</code>")
+_JOINS = re.compile(r"(?<=[^\W_])([._]+)(?=[^\W_])")
+_WBR = r"\1<wbr>"  # the run, then a line-break opportunity
+
+
+def _breakable(code: re.Match[str]) -> str:
+    """An inline code span that a narrow line breaks only after a dot or an underscore (the
+    browser would otherwise break inside a name, `add_safe_glo` / `bals()`)."""
+    return f"{code[1]}{_JOINS.sub(_WBR, code[2])}</code>"
+
+
 def _html(text: str, lang: str, *, inline: bool = False) -> str:
-    """Markdown as safe HTML through the shared `to_html`; only a text with a `$` may hold a
-    formula, and only such a text is looked at again."""
+    """Markdown as safe HTML through the shared `to_html`, its code spans breakable after a
+    dot or underscore; only a text with a `$` may hold a formula, and only such a text is
+    looked at again."""
     html = to_html(text, lang, inline=inline)
+    if "`" in text:
+        html = _INLINE_CODE.sub(_breakable, html)
     return _with_formulas(html) if "$" in text else html
 
 
