@@ -185,7 +185,7 @@ def test_the_hook_s_entry_checks_several_files_and_their_translations(
 
 
 def _readme_yaml(containing: str) -> object:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", readme, re.DOTALL)
     (block,) = [block for block in blocks if containing in block]
     return yaml.safe_load(block)
