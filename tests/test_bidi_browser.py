@@ -136,3 +136,42 @@ def test_every_latin_call_in_a_label_keeps_its_parentheses_after_its_name(
             assert after is not None and before is not None
             assert after[0] < after[1], (labels[n], name, after)
             assert before[0] > before[1], (labels[n], name, before)  # the bug, without them
+
+
+# --- the Markdown answer key: X7 and Urdu code spans --------------------------------------------
+
+
+def _as_github(html: str) -> str:
+    """The host's HTML with `dir="auto"` on each heading, paragraph and list item, as GitHub."""
+    return re.sub(r"<(h[1-6]|p|li)>", r'<\1 dir="auto">', html)
+
+
+@pytest.mark.parametrize("quiz", QUIZZES)
+def test_every_key_heading_stays_right_to_left_under_dir_auto(
+    out: Path, page: Page, quiz: str
+) -> None:
+    page.set_content(_as_github(_markdown_page(out, quiz)))
+    directions: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('h3')].map((h) => getComputedStyle(h).direction)"
+    )
+    assert directions and set(directions) == {"rtl"}, directions
+
+
+def test_an_urdu_accepted_answer_reads_right_to_left(out: Path, page: Page) -> None:
+    """`*سیڈ` in mid-epoch-gaps' key: the star, written first, right of the word."""
+    page.set_content(_as_github(_markdown_page(out, "resuming-training-in-practice")))
+    star, letter = _xs(page, "body", "*سیڈ", [0, 1]) or [0.0, 0.0]
+    assert star > letter, (star, letter)
+
+
+def test_an_urdu_code_span_in_a_text_reads_right_to_left(page: Page) -> None:
+    """An author's code span `*سیڈ` in a prompt (left to right, its star would show after the
+    word), and a Latin one beside it."""
+    from quizbank_renderers.markdown import _isolated
+
+    text = "جواب میں `*سیڈ` یا `state_dict()` لکھیں"
+    page.set_content(_paragraphs([HOST.renderInline(_isolated(text, True))]))
+    star, letter = _xs(page, "#p0", "*سیڈ", [0, 1]) or [0.0, 0.0]
+    name, paren = _xs(page, "#p0", "state_dict()", [0, 10]) or [0.0, 0.0]
+    assert star > letter, (star, letter)
+    assert name < paren, (name, paren)
