@@ -30,4 +30,3 @@ html_static_path: list[str] = []
 html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None
-pygments_style = "sphinx"

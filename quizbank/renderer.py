@@ -180,7 +180,7 @@ def question_line(question: Question) -> str:
     """A question's prompt as one line of plain text (a cloze's gaps as `___`), shortened at a
     word to QUESTION_LINE_MAX characters: the name an LMS lists it by; its id when empty."""
     prompt = GAP.sub("___", question.prompt) if isinstance(question, Cloze) else question.prompt
-    line = " ".join(to_plain(prompt).split())
+    line = to_plain(prompt, images=False)  # its words, not its diagram's alt text
     if len(line) > QUESTION_LINE_MAX:
         line = line[: QUESTION_LINE_MAX - 1].rsplit(" ", 1)[0] + "…"
     return line or question.id
