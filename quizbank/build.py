@@ -37,6 +37,7 @@ from quizbank.renderer import (
     Renderer,
     RendererOptions,
     quiz_summaries,
+    rendered_quiz,
 )
 
 
@@ -397,7 +398,8 @@ def _reusable_outputs(job: _Job, quiz_id: str, source: str) -> dict[str, list[st
 def _render(active: ActiveRenderer, translations: QuizTranslations) -> list[PurePosixPath]:
     """Render one quiz in one format into the staging folder; the files written."""
     assert _JOB is not None
-    return _stage(_JOB.staging, active.name, active.renderer.render_quiz(translations))
+    given = rendered_quiz(translations, active.renderer)
+    return _stage(_JOB.staging, active.name, active.renderer.render_quiz(given))
 
 
 def _stage(

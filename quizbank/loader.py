@@ -28,6 +28,8 @@ from quizbank.model import Question, Quiz, text_fields
 from quizbank.paths import Loc, describe_loc
 from quizbank.rules import has_raw_html, identity_rules, question_rules, question_warnings
 from quizbank.scripts import Script, avoided_terms, looks_untranslated, script_for
+from quizbank.section_rules import section_problems
+from quizbank.variable_rules import variable_problems
 from quizbank.yamlsource import YamlDocument, YamlError, load_document
 
 MAX_DIAGNOSTICS = 100  # listed per file; the rest are counted
@@ -150,6 +152,13 @@ def load_quiz(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
         loaded.report(message, loc)
     for message, loc in question_warnings(enumerate(loaded.quiz.questions)):
         loaded.report(message, loc, severity=Severity.WARNING)
+    for message, loc in section_problems(loaded.quiz):
+        loaded.report(message, loc)
+    for message, loc, written, column in variable_problems(loaded.quiz):
+        where = loaded.document.locate_within(loc, written) if written else None
+        if where is not None:
+            where = Position(where.line, where.column + column)
+        loaded.report(message, loc, position=where, key=loc[-2:-1] == ("variables",))
     # With a wrong `lang`, every text would look untranslated: that one error is enough.
     _check_texts(
         loaded, loaded.quiz, script=loaded.quiz.lang == path.parent.name, limit=max_image_bytes

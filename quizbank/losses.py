@@ -10,12 +10,14 @@ quiz-level loss's kind such as `shuffle`) is not reported; with `--strict` the o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from quizbank.crosslang import reference_language
 from quizbank.diagnostics import Diagnostic, Position, Severity
+from quizbank.model import Cloze, Numerical, Quiz
 from quizbank.project import CheckedQuiz
-from quizbank.renderer import QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import Loss, QuizTranslations, Renderer, RendererOptions, rendered_quiz
+from quizbank.variables import variants
 
 
 def loss_diagnostics(
@@ -29,10 +31,12 @@ def loss_diagnostics(
 ) -> list[Diagnostic]:
     """The warnings (errors with `strict`) of what format `name` cannot carry of a quiz."""
     found: dict[tuple[str | None, str], list[tuple[str, int | None]]] = {}
+    given = rendered_quiz(translations, renderer)  # what the renderer writes
     for lang in translations.languages:
         questions = translations[lang].questions
         by_question: dict[int | None, list[str]] = {}
-        for loss in renderer.losses(translations, lang):
+        found_here = renderer.losses(given, lang)
+        for loss in (*found_here, *_undrawn(renderer, translations[lang])):
             kind = loss.kind if loss.question is None else questions[loss.question].type
             if kind in accepted:
                 continue
@@ -69,3 +73,29 @@ def _diagnostic(
     position = starts[index] if index < len(starts) else Position()
     message = f"{name}: question {index + 1} ({qid}) {what}"
     return Diagnostic(loaded.display, position, severity, "", message)
+
+
+def _undrawn(renderer: Renderer[RendererOptions], quiz: Quiz) -> Iterator[Loss]:
+    """What a renderer that draws no variants or sections loses: all variants but the first,
+    and every draw (`rendered_quiz` gives it the first variant, and every question)."""
+    if not renderer.handles_variables:
+        for index, question in enumerate(quiz.questions):
+            if (
+                isinstance(question, Numerical | Cloze)
+                and question.variables
+                and renderer.carries(question)
+            ):
+                count = len(variants(quiz.id, question))
+                yield Loss(
+                    index,
+                    f"shows only the first of its {count} variants: {renderer.name} draws none",
+                )
+    if not renderer.handles_sections and quiz.sections:
+        drawn = [s.id for s in quiz.sections if s.pick is not None and s.pick < len(s.questions)]
+        if drawn:
+            yield Loss(
+                None,
+                f"asks every question of the sections {', '.join(drawn)}: {renderer.name} draws "
+                "no questions",
+                kind="sections",
+            )

@@ -442,27 +442,36 @@ def _inline_only(text: str, lang: str, math: MathStyle) -> str:
     return _without_at_at(html.strip())
 
 
-def to_plain(text: str) -> str:
+def to_plain(text: str, *, images: bool = True) -> str:
     """Markdown source to plain text, for places that take no markup (titles, names).
 
     Words and single spaces: a block, line break, list item or table cell is a space, an ordered
     list item keeps the number a reader sees, and nothing is glued or padded. One line is read as
     inline Markdown only (`# of GPUs` stays as written); a text of no words is given as written,
-    its whitespace collapsed.
+    its whitespace collapsed. An image is its alt text; without `images`, it is left out unless
+    the text has no other words (a question's name is its words, not its diagram's).
     """
     pieces = _plain_pieces(text)
     if pieces is not None:
-        words = [content for kind, content in pieces if kind in ("text", "code")]
-    elif not _LINE_END.search(text):  # one line: its inline content is all there is
+        words = " ".join("".join(c for kind, c in pieces if kind in ("text", "code")).split())
+    else:
+        words = _words(text, images) or (_words(text, True) if not images else "")
+    return words or " ".join(text.split())
+
+
+def _words(text: str, images: bool) -> str:
+    """The words of a text that is not a plain paragraph, single-spaced; an image's alt text
+    among them if `images`."""
+    if not _LINE_END.search(text):  # one line: its inline content is all there is
         words = [
             child.content
             for token in _PARSERS[False, "mathml"].parseInline(text)
-            for child in walk(token.children or ())
+            for child in walk(token.children or (), into_images=images)
             if child.type in _PLAIN_CONTENT
         ]
     else:
-        words = _block_words(text)
-    return " ".join("".join(words).split()) or " ".join(text.split())
+        words = _block_words(text, images)
+    return " ".join("".join(words).split())
 
 
 def plain_label(text: str, lang: str) -> str:
@@ -495,7 +504,7 @@ def _isolated_runs(plain: str) -> str:
     return "".join(out) + plain[last:]
 
 
-def _block_words(text: str) -> list[str]:
+def _block_words(text: str, images: bool = True) -> list[str]:
     """The words of a text of several lines, with a space wherever blocks and lines meet."""
     words: list[str] = []
     numbers: list[int] = []  # the next number of each ordered list open around the token
@@ -503,7 +512,7 @@ def _block_words(text: str) -> list[str]:
         if token.type == "inline":
             words.extend(
                 _BREAK if c.type in _BREAKS else c.content
-                for c in walk(token.children or ())
+                for c in walk(token.children or (), into_images=images)
                 if c.type in _PLAIN_CONTENT or c.type in _BREAKS
             )
         elif token.type in ("code_block", "fence", "math_block"):

@@ -12,10 +12,12 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     HttpUrl,
     StrictBool,
     StringConstraints,
+    Tag,
     model_validator,
 )
 
@@ -212,6 +214,122 @@ Line = Annotated[
 ]
 WordCount = Annotated[int, Field(strict=True, ge=1, le=100_000)]
 
+# ------------------------------------------------------------------- variables and variants
+# A numerical question (or a cloze's numerical gaps) may compute its answer from variables, so
+# that each learner, attempt or paper form gets other numbers (quizbank/variables.py).
+MAX_VARIANTS = 100
+VariableName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,31}$"),
+    Field(description="A variable's name: letters, digits and _, shown in texts as `{name}`."),
+]
+Formula = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=500),
+    Field(
+        description="A formula over the question's variables in Moodle's calculated-question "
+        "language, e.g. `{p} * {bytes} * 3`."
+    ),
+]
+_RELATIVE = re.compile(r"^(?:\d+(?:\.\d+)?|\.\d+)%$")
+
+
+def _tolerance_value(value: object) -> object:
+    """A tolerance is a number of at least 0, or (with variables) a percentage such as `1%`."""
+    if isinstance(value, str) and not _RELATIVE.match(value):
+        raise ValueError(
+            f"{value!r} is a text, not a number: write the number without quotes, like this: "
+            "tolerance: 0.005 (or, for a question with variables, a percentage such as 1%)"
+        )
+    if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+        raise ValueError(
+            f"a tolerance cannot be negative ({value:g}): it is how far either side of the "
+            "answer a response may be"
+        )
+    return value
+
+
+def _answer_value(value: object) -> object:
+    """A numerical answer is a number, or (with variables) a formula."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(
+            "the answer is a number, like this: answer: 0.9 (or, for a question with "
+            "variables, a formula in quotes)"
+        )
+    return value
+
+
+RelativeTolerance = Annotated[
+    str,
+    StringConstraints(pattern=r"^(?:\d+(?:\.\d+)?|\.\d+)%$", max_length=20),
+    Field(description="A tolerance relative to the answer, e.g. `1%`."),
+]
+# What `answer` and `tolerance` of a numerical question (or gap) hold.
+NumberOrFormula = Annotated[Number | Formula, BeforeValidator(_answer_value)]
+AnyTolerance = Annotated[Tolerance | RelativeTolerance, BeforeValidator(_tolerance_value)]
+
+
+class RangeVariable(_Strict):
+    """Values from `from` to `to` (both included) in steps of `step`."""
+
+    start: Number = Field(alias="from", description="The first value.")
+    to: Number = Field(description="The last value, at least `from`.")
+    step: Number = Field(1, gt=0, description="The difference between two values (default 1).")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RangeVariable:
+        if self.to < self.start:
+            raise ValueError(f"`to` ({self.to:g}) is below `from` ({self.start:g})")
+        if (self.to - self.start) / self.step >= 1_000_000:
+            raise ValueError("a range holds at most a million values: make `step` larger")
+        return self
+
+
+class ChoicesVariable(_Strict):
+    """One of the values listed."""
+
+    choices: list[Number] = Field(min_length=1, max_length=1000)
+
+
+def _variable_kind(value: Any) -> str:
+    return "choices" if isinstance(value, dict) and "choices" in value else "range"
+
+
+Variable = Annotated[
+    Annotated[RangeVariable, Tag("range")] | Annotated[ChoicesVariable, Tag("choices")],
+    Discriminator(_variable_kind),
+]
+VariantValues = Annotated[
+    dict[VariableName, Number], Field(description="A value for each variable, e.g. `{p: 7}`.")
+]
+Variants = Annotated[
+    Annotated[int, Field(strict=True, ge=1, le=MAX_VARIANTS)]
+    | Annotated[list[VariantValues], Field(min_length=1, max_length=MAX_VARIANTS)],
+    Field(description="How many distinct variants to draw (default 10), or the variants."),
+]
+
+
+def _fixed(value: float | str) -> float:
+    """A number of a question without variables; a formula has none until a variant is drawn."""
+    if isinstance(value, str):
+        raise TypeError(f"{value!r} is a formula: draw the question's variants first")
+    return value
+
+
+class _Calculated(_Strict):
+    """What a question with variables adds: the variables, its variants and how to show them."""
+
+    variables: dict[VariableName, Variable] | None = Field(
+        None, max_length=20, description="The question's variables, by name."
+    )
+    variants: Variants = 10
+    seed: int | None = Field(
+        None, description="Draws other variants (default: from the quiz's and question's ids)."
+    )
+    decimals: int | None = Field(
+        None, ge=0, le=10, description="Decimals of computed values (default: as computed)."
+    )
+
 
 SourceDigest = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{6}$")]
 SourceField = Annotated[str, StringConstraints(min_length=1, max_length=100)]
@@ -269,12 +387,26 @@ class TrueFalse(_Question):
         return ("true",) if self.answer else ("false",)
 
 
-class Numerical(_Question):
-    """A number, right within `answer` ± `tolerance`."""
+class Numerical(_Question, _Calculated):
+    """A number, right within `answer` ± `tolerance`; with `variables`, computed by a formula
+    for each variant."""
 
     type: Literal["numerical"]
-    answer: Number = Field(description="The right number, e.g. `0.9`.")
-    tolerance: Tolerance = 0
+    answer: NumberOrFormula = Field(
+        description="The right number, e.g. `0.9`; with variables, a formula."
+    )
+    tolerance: AnyTolerance = 0
+
+    @property
+    def answer_value(self) -> float:
+        """The answer as a number (a question with variables is written variant by variant,
+        each with its own: quizbank.variables.variant_question)."""
+        return _fixed(self.answer)
+
+    @property
+    def tolerance_value(self) -> float:
+        """The absolute tolerance (likewise)."""
+        return _fixed(self.tolerance)
 
 
 class ShortAnswer(_Question):
@@ -342,11 +474,21 @@ class ShortAnswerGap(_Strict):
 
 
 class NumericalGap(_Strict):
-    """A gap for a number."""
+    """A gap for a number; in a cloze with variables, its answer may be a formula."""
 
     type: Literal["numerical"]
-    answer: Number
-    tolerance: Tolerance = 0
+    answer: NumberOrFormula
+    tolerance: AnyTolerance = 0
+
+    @property
+    def answer_value(self) -> float:
+        """The answer as a number (a cloze with variables is written variant by variant)."""
+        return _fixed(self.answer)
+
+    @property
+    def tolerance_value(self) -> float:
+        """The absolute tolerance (likewise)."""
+        return _fixed(self.tolerance)
 
 
 class ChoiceGap(_Strict):
@@ -367,8 +509,9 @@ GapId = Annotated[
 GAP = re.compile(r"\[\[([^\[\]\n]{0,64})\]\]")
 
 
-class Cloze(_Question):
-    """A text with gaps, `[[id]]` in the prompt; each gap scores its share."""
+class Cloze(_Question, _Calculated):
+    """A text with gaps, `[[id]]` in the prompt; each gap scores its share. With `variables`,
+    its numerical gaps' answers may be formulas."""
 
     type: Literal["cloze"]
     gaps: dict[GapId, Gap] = Field(
@@ -430,6 +573,17 @@ Question = Annotated[
 ChoiceQuestion = SingleChoice | MultipleChoice
 
 
+class Section(_Strict):
+    """A group of a quiz's questions, of which each attempt asks `pick` (default: all)."""
+
+    id: Slug
+    title: Line | None = None
+    pick: int | None = Field(
+        None, strict=True, ge=1, le=10_000, description="How many questions to draw."
+    )
+    questions: list[Slug] = Field(min_length=1, max_length=10_000)
+
+
 class Quiz(_Strict):
     """One quiz in one language, as one YAML file holds it."""
 
@@ -450,6 +604,12 @@ class Quiz(_Strict):
     guide: Guide | None = None
     tags: list[Slug] = Field(default_factory=list, max_length=50)
     questions: list[Question] = Field(min_length=1, max_length=10_000)
+    sections: list[Section] | None = Field(
+        None,
+        max_length=100,
+        description="Groups of questions, each asked in full or as `pick` drawn from it; "
+        "without sections every question is asked, in order.",
+    )
 
 
 def _option_texts(options: Sequence[Option | GapOption], base: Loc) -> Iterator[TextAt]:
@@ -520,6 +680,9 @@ def text_fields(quiz: Quiz) -> list[TextAt]:
         found.append((("guide", "title"), quiz.guide.title))
     for q_index, question in enumerate(quiz.questions):
         found += question_texts(question, ("questions", q_index))
+    for index, section in enumerate(quiz.sections or ()):
+        if section.title:
+            found.append((("sections", index, "title"), section.title))
     return found
 
 

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict
 from quizbank.crosslang import untranslated
 from quizbank.images import Image
 from quizbank.markup import to_plain
-from quizbank.model import GAP, Cloze, Question, Quiz
+from quizbank.model import GAP, Cloze, Numerical, Question, Quiz
+from quizbank.variables import has_variables, variant_question, variants
 
 QUESTION_LINE_MAX = 80  # an LMS's question bank lists a question by its prompt's first words
 
@@ -129,6 +130,11 @@ class Renderer(ABC, Generic[OptionsT]):
     # The kinds of loss of a whole quiz that `losses` may report (bank.yaml's accept_losses
     # names them; a question's loss goes by the question's type).
     quiz_loss_kinds: ClassVar[tuple[str, ...]] = ()
+    # Whether the renderer draws a question's variants and a section's picks itself; if not,
+    # it is given each question with variables as its first variant, and every question, and
+    # `build` reports what that loses (`rendered_quiz`).
+    handles_variables: ClassVar[bool] = False
+    handles_sections: ClassVar[bool] = False
 
     def __init__(self, options: OptionsT) -> None:
         self.options = options
@@ -184,3 +190,28 @@ def question_line(question: Question) -> str:
     if len(line) > QUESTION_LINE_MAX:
         line = line[: QUESTION_LINE_MAX - 1].rsplit(" ", 1)[0] + "…"
     return line or question.id
+
+
+def rendered_quiz(quiz: QuizTranslations, renderer: Renderer[RendererOptions]) -> QuizTranslations:
+    """The quiz as `renderer` is given it: each question with variables as its first variant
+    unless the renderer draws variants itself (`handles_variables`)."""
+    if renderer.handles_variables or not any(
+        has_variables(question)
+        for version in quiz.by_lang.values()
+        for question in version.questions
+    ):
+        return quiz
+    by_lang = {
+        lang: _first_variants(quiz.quiz_id, version) for lang, version in quiz.by_lang.items()
+    }
+    return QuizTranslations(quiz.quiz_id, by_lang, quiz.languages, quiz.images, quiz.bank_title)
+
+
+def _first_variants(quiz_id: str, quiz: Quiz) -> Quiz:
+    questions = [
+        variant_question(question, variants(quiz_id, question)[0])
+        if isinstance(question, Numerical | Cloze) and question.variables
+        else question
+        for question in quiz.questions
+    ]
+    return quiz.model_copy(update={"questions": questions})

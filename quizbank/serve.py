@@ -48,6 +48,7 @@ from quizbank.renderer import (
     Renderer,
     RendererOptions,
     quiz_summaries,
+    rendered_quiz,
 )
 from quizbank.yamlsource import YamlError, read_bytes
 
@@ -256,7 +257,7 @@ def render_quiz(
     present = [lang for lang in languages if lang in checked.translations]
     translations = QuizTranslations(group.quiz_id, checked.translations, present, checked.images)
     try:
-        outputs = list(renderer.render_quiz(translations))
+        outputs = list(renderer.render_quiz(rendered_quiz(translations, renderer)))
     except Exception as exc:  # a defect of the renderer: the preview survives it, and says so
         page = failure_page(group.quiz_id, renderer.name, exc, version).encode("utf-8")
         pages = {f"/{lang}/{group.quiz_id}.html": page for lang in group.files}

@@ -26,6 +26,7 @@ from quizbank.model import (
     LANG_PATTERN,
     AcceptedAnswer,
     ChoiceGap,
+    ChoicesVariable,
     Cloze,
     Distractor,
     Essay,
@@ -44,6 +45,8 @@ from quizbank.model import (
     Pair,
     Question,
     Quiz,
+    RangeVariable,
+    Section,
     ShortAnswer,
     ShortAnswerGap,
     SingleChoice,
@@ -58,9 +61,11 @@ from quizbank.renderer import (
     RendererOptions,
     image_files,
 )
+from quizbank.variables import expand
 
-# 2: six more question types, and `shuffle` on the choice types; 3: images and formulas
-FORMAT_VERSION = 3
+# 2: six more question types, and `shuffle` on the choice types; 3: images and formulas;
+# 4: variables and their variants, sections
+FORMAT_VERSION = 4
 SCHEMA_FILE = "schema.json"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -157,11 +162,15 @@ class ExportTrueFalse(_ExportQuestion):
     feedback_false: RichText | None
 
 
-NUMBER = Field(allow_inf_nan=False, description="The right number.")
-TOLERANCE = Field(
-    ge=0,
+NUMBER = Field(
     allow_inf_nan=False,
-    description="Absolute: a response within `answer` ± `tolerance` is right (0: exactly).",
+    description="The right number; with variables, a formula over them (its value for each "
+    "variant is in `variants`).",
+)
+TOLERANCE = Field(
+    allow_inf_nan=False,
+    description="Absolute: a response within `answer` ± `tolerance` is right (0: exactly); "
+    "with variables it may be relative to the answer, as `1%`.",
 )
 ACCEPTED = Field(
     min_length=1,
@@ -171,12 +180,72 @@ ACCEPTED = Field(
 CASE_SENSITIVE = Field(description="`true`: a response must match an answer's case.")
 
 
+class ExportRangeVariable(_Export):
+    """Values from `from` to `to` (both included) in steps of `step`."""
+
+    start: float = Field(alias="from")
+    to: float
+    step: float = Field(gt=0)
+
+
+class ExportChoicesVariable(_Export):
+    """One of the values listed."""
+
+    choices: list[float] = Field(min_length=1)
+
+
+ExportVariable = ExportRangeVariable | ExportChoicesVariable
+
+
+class ExportVariant(_Export):
+    """One variant of a question with variables: the variables' values, and its answers."""
+
+    values: dict[str, float] = Field(description="A value for each variable.")
+    answer: float | None = Field(
+        description="A numerical question's answer for these values (null in a cloze)."
+    )
+    tolerance: float | None = Field(
+        description="Its absolute tolerance (null in a cloze); `gaps` gives a cloze's."
+    )
+    gaps: dict[GapId, ExportGapAnswer] = Field(
+        description="A cloze's numerical gaps: each one's answer and tolerance for these values."
+    )
+
+
+VARIABLES = Field(
+    description="The question's variables by name, shown in its texts as `{name}` (a computed "
+    "value as `{=formula}`, as in Moodle); null without variables."
+)
+VARIANTS = Field(
+    description="Every variant a learner may get, drawn the same in every language; empty "
+    "without variables."
+)
+SEED = Field(description="What the variants were drawn with, when the question gives it.")
+DECIMALS = Field(description="The decimals computed values are shown with (null: as computed).")
+
+
+# Without variables, an answer is a number and a tolerance a number of at least 0.
+_PLAIN_NUMBERS: dict[str, Any] = {
+    "properties": {
+        "answer": {"type": "number"},
+        "tolerance": {"type": "number", "minimum": 0},
+    }
+}
+_WITHOUT_VARIABLES: dict[str, Any] = {"properties": {"variables": {"type": "null"}}}
+
+
 class ExportNumerical(_ExportQuestion):
     """A number, right within `answer` ± `tolerance`."""
 
+    model_config = ConfigDict(json_schema_extra={"if": _WITHOUT_VARIABLES, "then": _PLAIN_NUMBERS})
+
     type: Literal["numerical"]
-    answer: float = NUMBER
-    tolerance: float = TOLERANCE
+    answer: float | str = NUMBER
+    tolerance: float | str = TOLERANCE
+    variables: dict[str, ExportVariable] | None = VARIABLES
+    variants: list[ExportVariant] = VARIANTS
+    seed: int | None = SEED
+    decimals: int | None = DECIMALS
 
 
 class ExportShortAnswer(_ExportQuestion):
@@ -252,8 +321,15 @@ class ExportNumericalGap(_Export):
     """A gap for a number, right within `answer` ± `tolerance`."""
 
     type: Literal["numerical"]
-    answer: float = NUMBER
-    tolerance: float = TOLERANCE
+    answer: float | str = NUMBER
+    tolerance: float | str = TOLERANCE
+
+
+class ExportGapAnswer(_Export):
+    """A numerical gap's answer in one variant."""
+
+    answer: float
+    tolerance: float
 
 
 class ExportChoiceGap(_Export):
@@ -274,6 +350,22 @@ class ExportCloze(_ExportQuestion):
     prompt's HTML holds each gap as `[[id]]` too, never split by markup (in a right-to-left
     language too), for a platform to replace with its field."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": _WITHOUT_VARIABLES,
+            "then": {
+                "properties": {
+                    "gaps": {
+                        "additionalProperties": {
+                            "if": {"properties": {"type": {"const": "numerical"}}},
+                            "then": _PLAIN_NUMBERS,
+                        }
+                    }
+                }
+            },
+        }
+    )
+
     type: Literal["cloze"]
     gaps: dict[GapId, ExportGap] = Field(
         min_length=1,
@@ -291,6 +383,10 @@ class ExportCloze(_ExportQuestion):
         "order of `gaps` says the same, but many JSON readers do not keep an object's order, "
         "and JSON Schema cannot state it.",
     )
+    variables: dict[str, ExportVariable] | None = VARIABLES
+    variants: list[ExportVariant] = VARIANTS
+    seed: int | None = SEED
+    decimals: int | None = DECIMALS
 
 
 class ExportEssay(_ExportQuestion):
@@ -304,13 +400,22 @@ class ExportEssay(_ExportQuestion):
     max_words: int | None = Field(ge=1, description="The most words an answer may have.")
 
 
+class ExportSection(_Export):
+    """A group of questions, of which each attempt asks `pick` (all, when null)."""
+
+    id: Slug
+    title: RichText | None
+    pick: int | None = Field(ge=1, description="How many of its questions an attempt draws.")
+    questions: list[Slug] = Field(min_length=1, description="Its questions' ids.")
+
+
 class QuizExport(_Export):
     """One quiz in one language, exported by quizbank's `json` renderer."""
 
     model_config = ConfigDict(title="quizbank JSON export")
 
     schema_ref: str = Field(alias="$schema", description="This schema, relative to the file.")
-    format_version: Literal[3] = Field(description="Changes when the export's shape changes.")
+    format_version: Literal[4] = Field(description="Changes when the export's shape changes.")
     quizbank_version: str = Field(description="The quizbank that wrote the file.")
     id: Slug
     lang: Annotated[str, StringConstraints(pattern=LANG_PATTERN)] = Field(
@@ -335,6 +440,9 @@ class QuizExport(_Export):
             Field(discriminator="type"),
         ]
     ] = Field(min_length=1)
+    sections: list[ExportSection] | None = Field(
+        description="Groups of questions an attempt draws from; null: every question, in order."
+    )
     images: list[ExportImage] = Field(
         description="Every image the texts show, each once, in the order they first appear."
     )
@@ -370,6 +478,9 @@ _EXPORTS: list[tuple[type[BaseModel], type[_Export], tuple[str, ...]]] = [
     (ChoiceGap, ExportChoiceGap, ()),
     (Cloze, ExportCloze, ("gap_order",)),
     (Essay, ExportEssay, ()),
+    (RangeVariable, ExportRangeVariable, ()),
+    (ChoicesVariable, ExportChoicesVariable, ()),
+    (Section, ExportSection, ()),
 ]
 
 
@@ -409,7 +520,8 @@ def unexported_fields(
     a field added to the model but not to the export would otherwise be silently dropped."""
     found: list[str] = []
     for model, export, header in exports:
-        dumped = {*model.model_fields, *model.model_computed_fields} - NOT_EXPORTED
+        names = {field.alias or name for name, field in model.model_fields.items()}
+        dumped = {*names, *model.model_computed_fields} - NOT_EXPORTED
         keys = set(_export_keys(export)) - set(header)
         found += [f"{model.__name__}.{name} (not in {export.__name__})" for name in dumped - keys]
         found += [f"{export.__name__}.{name} (not in {model.__name__})" for name in keys - dumped]
@@ -482,10 +594,43 @@ def _true_false(question: TrueFalse, lang: str) -> dict[str, Any]:
 
 
 def _numerical(question: Numerical | NumericalGap, lang: str) -> dict[str, Any]:
+    return {"answer": _number_or_formula(question.answer), "tolerance": _tolerance(question)}
+
+
+def _number_or_formula(value: float | str) -> float | str:
+    return value if isinstance(value, str) else _number(value)
+
+
+def _tolerance(question: Numerical | NumericalGap) -> float | str:
+    return _number_or_formula(question.tolerance)
+
+
+def _calculated(quiz_id: str, question: Numerical | Cloze) -> dict[str, Any]:
+    """The variables, every variant's values and answers, the seed and the decimals."""
+    if not question.variables:
+        return {"variables": None, "variants": [], "seed": None, "decimals": None}
     return {
-        "answer": _number(question.answer_value),
-        "tolerance": _number(question.tolerance_value),
+        "variables": {
+            name: variable.model_dump(by_alias=True)
+            for name, variable in question.variables.items()
+        },
+        "variants": [_variant(values, one) for values, one in expand(quiz_id, question)],
+        "seed": question.seed,
+        "decimals": question.decimals,
     }
+
+
+def _variant(values: Mapping[str, float], question: Numerical | Cloze) -> dict[str, Any]:
+    if isinstance(question, Numerical):
+        answer, tolerance = question.answer_value, question.tolerance_value
+        return {"values": dict(values), "answer": answer, "tolerance": tolerance, "gaps": {}}
+    gaps = {
+        gap_id: {"answer": gap.answer_value, "tolerance": gap.tolerance_value}
+        for gap_id in question.gap_order
+        for gap in (question.gaps[gap_id],)
+        if isinstance(gap, NumericalGap)
+    }
+    return {"values": dict(values), "answer": None, "tolerance": None, "gaps": gaps}
 
 
 def _short_answer(question: ShortAnswer | ShortAnswerGap, lang: str) -> dict[str, Any]:
@@ -571,15 +716,27 @@ _TYPES: dict[type[BaseModel], Callable[[Any, str], dict[str, Any]]] = {
 }
 
 
-def _question(question: Question, lang: str) -> dict[str, Any]:
+def _question(quiz_id: str, question: Question, lang: str) -> dict[str, Any]:
     """One question with the fields of its export model, in that model's order."""
-    return {
+    exported = {
         "id": question.id,
         "type": question.type,
         "prompt": _text(question.prompt, lang),
         "explanation": _text(question.explanation, lang),
         "points": float(question.points),  # a default of 1 is an int until it is dumped
         **_TYPES[type(question)](question, lang),
+    }
+    if isinstance(question, Numerical | Cloze):
+        exported.update(_calculated(quiz_id, question))
+    return exported
+
+
+def _section(section: Section, lang: str) -> dict[str, Any]:
+    return {
+        "id": section.id,
+        "title": None if section.title is None else _title(section.title, lang),
+        "pick": section.pick,
+        "questions": [*section.questions],
     }
 
 
@@ -601,7 +758,10 @@ def export_data(quiz: Quiz, images: Mapping[str, Image] | None = None) -> dict[s
         "level": quiz.level.value,
         "guide": None if guide is None else _guide(guide, lang),
         "tags": [*quiz.tags],
-        "questions": [_question(question, lang) for question in quiz.questions],
+        "questions": [_question(quiz.id, question, lang) for question in quiz.questions],
+        "sections": None
+        if quiz.sections is None
+        else [_section(section, lang) for section in quiz.sections],
         "images": [_image(src, image) for src, image in (images or {}).items()],
     }
 
@@ -639,12 +799,22 @@ def _numbers(quiz: Quiz) -> Iterator[float]:
     """Every number the export writes as a float: points, answers and tolerances."""
     for question in quiz.questions:
         yield question.points
-        if isinstance(question, Numerical):
-            yield from (question.answer_value, question.tolerance_value)
-        elif isinstance(question, Cloze):
-            for gap in question.gaps.values():
-                if isinstance(gap, NumericalGap):
-                    yield from (gap.answer_value, gap.tolerance_value)
+        if isinstance(question, Numerical | Cloze) and question.variables:
+            for values, variant in expand(quiz.id, question):
+                yield from values.values()
+                yield from _plain_numbers(variant)
+        else:
+            yield from _plain_numbers(question)
+
+
+def _plain_numbers(question: Question) -> Iterator[float]:
+    """The answers and tolerances of a question without variables."""
+    if isinstance(question, Numerical):
+        yield from (question.answer_value, question.tolerance_value)
+    elif isinstance(question, Cloze):
+        for gap in question.gaps.values():
+            if isinstance(gap, NumericalGap):
+                yield from (gap.answer_value, gap.tolerance_value)
 
 
 def export_json(quiz: Quiz, indent: int, images: Mapping[str, Image] | None = None) -> bytes:
@@ -657,6 +827,8 @@ class JsonRenderer(Renderer[JsonOptions]):
     name = "json"
     description = "The validated quizzes as JSON, with a JSON Schema, for other platforms."
     extension = "json"
+    handles_variables = True  # every variant's values and answers, and the sections, exported
+    handles_sections = True
     Options = JsonOptions
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:

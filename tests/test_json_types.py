@@ -146,13 +146,25 @@ def _at(data: Any, loc: tuple[str | int, ...]) -> Any:
     return data
 
 
+CALCULATED = ("variables", "variants", "seed", "decimals")
+
+
 def _unwrap(node: Any) -> Any:
-    """The export with each text object replaced by its Markdown, and `gap_order` (which the
-    export adds) left out."""
+    """The export with each text object replaced by its Markdown, and what the export adds
+    left out: `gap_order`, a question's empty variables (and their variants, seed and
+    decimals), a quiz's null sections; each variant drawn as the values the model lists."""
     if isinstance(node, dict):
         if set(node) == {"markdown", "html"}:
             return node["markdown"]
-        return {key: _unwrap(value) for key, value in node.items() if key != "gap_order"}
+        node = {key: value for key, value in node.items() if key != "gap_order"}
+        if node.get("variables", True) is None:
+            node = {key: value for key, value in node.items() if key not in CALCULATED}
+        elif "variables" in node:
+            node["variants"] = [variant["values"] for variant in node["variants"]]
+            node = {key: value for key, value in node.items() if value is not None}
+        if node.get("sections", True) is None:
+            del node["sections"]
+        return {key: _unwrap(value) for key, value in node.items()}
     if isinstance(node, list):
         return [_unwrap(value) for value in node]
     return node

@@ -75,7 +75,7 @@ CASES = {
         "tolerance: 0.005",
         "tolerance: small",
         [
-            "content/en/every-type.yaml:37:16: error: question 4 (adam-beta1), tolerance: 'small' is a text, not a number: write the number without quotes, like this: tolerance: 0.005"
+            "content/en/every-type.yaml:37:16: error: question 4 (adam-beta1), tolerance: 'small' is a text, not a number: write the number without quotes, like this: tolerance: 0.005 (or, for a question with variables, a percentage such as 1%)"
         ],
     ),
     "text-answer": (
