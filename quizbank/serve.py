@@ -122,6 +122,14 @@ def _source_line(text: str | None, line: int) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+def _marked(line: str, column: int) -> str:
+    """`line` escaped, the character at the 1-based `column` in `<mark>` (a space past its
+    end): a caret line beneath would point at the wrong word once bidi reorders an Urdu line."""
+    at = max(0, column - 1)
+    before, char, after = line[:at], line[at : at + 1] or " ", line[at + 1 :]
+    return f"{html.escape(before)}<mark>{html.escape(char)}</mark>{html.escape(after)}"
+
+
 def error_page(
     quiz_id: str,
     diagnostics: Sequence[Diagnostic],
@@ -137,8 +145,7 @@ def error_page(
         line = _source_line(sources.get(d.path), d.position.line)
         code = ""
         if line is not None:
-            caret = " " * max(0, d.position.column - 1) + "^"
-            code = f"<pre><code>{html.escape(line)}\n{caret}</code></pre>"
+            code = f"<pre><code><bdi>{_marked(line, d.position.column)}</bdi></code></pre>"
         items.append(
             f'<li class="{d.severity}"><p><code class="where">{html.escape(where)}</code>: '
             f"<strong>{d.severity}</strong>: {html.escape(subject + d.message)}</p>{code}</li>"
