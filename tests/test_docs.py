@@ -209,3 +209,11 @@ def test_the_home_page_and_the_search_work_in_a_browser(served: str) -> None:
         assert any("Moodle" in title for title in titles), titles
         assert not failed, failed
         browser.close()
+
+
+def test_the_build_names_its_one_argument() -> None:
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "docs-build")], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr == "usage: scripts/docs-build OUT\n"
