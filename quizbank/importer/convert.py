@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -21,12 +21,14 @@ from slugify import slugify
 from quizbank.crosslang import reference_language
 from quizbank.freshness import source_digests
 from quizbank.i18n import N_, gettext_for
-from quizbank.images import ImageError, check_image
+from quizbank.images import ImageError, check_image, readable_size
 from quizbank.importer.html_markdown import to_markdown
 from quizbank.importer.languages import languages_in, seen_in
 from quizbank.importer.source import SourceBank, SourceCategory, SourceQuestion, SourceText
-from quizbank.loader import MAX_QUESTIONS
-from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN, Question
+from quizbank.loader import MAX_FORMULAS, MAX_IMAGES_BYTES, MAX_QUESTIONS
+from quizbank.markup import find_formulas, find_images
+from quizbank.maths import check_formula
+from quizbank.model import LANGUAGE_CODE, SLUG_PATTERN, Question, question_texts
 from quizbank.placeholders import NO_EXPLANATION, NO_TITLE
 from quizbank.scripts import script_for
 
@@ -204,12 +206,23 @@ def _category(
         imported.losses.append(Loss(category.line, None, what))
     tags = _tags(category, imported)
     reference: dict[str, Question] = {}  # in a multilang file, the first language's questions
+    dropped: set[str] = set()  # left out in the first language: left out in every language
     for lang in languages:
         texts = _Texts(lang, found if len(found) > 1 else [lang], images)
+        gettext = gettext_for(lang)
+        description = _description(category, bank, texts, imported)
+        limits = _FileLimits(imported.images, [description])
         questions = []
         for question_id, question in zip(ids, category.questions, strict=True):
+            if question_id in dropped:
+                continue
             converted = _question(question, question_id, texts, imported, lang == languages[0])
-            if converted is None:
+            why = limits.refusal(converted[1]) if converted is not None else None
+            if why is not None:
+                imported.losses.append(Loss(question.line, question.name, f"left out: {why}"))
+            if converted is None or why is not None:
+                if lang == languages[0]:
+                    dropped.add(question_id)
                 continue
             fields, model = converted
             if lang == languages[0] and len(found) > 1:
@@ -221,17 +234,73 @@ def _category(
             questions.append(fields)
         if not questions:
             continue
-        gettext = gettext_for(lang)
         data: dict[str, Any] = {"id": quiz_id, "lang": lang}
         data["title"] = texts.title(name, gettext(NO_TITLE), category.line, imported)
-        description = texts.text(category.info) if category.info else None
-        if description is None:
-            description = gettext(_NO_DESCRIPTION) % {"source": bank.path.name}
         data |= {"description": description, "level": DEFAULT_LEVEL}
         if tags:
             data["tags"] = tags
         imported.quizzes += _parts(QuizFile(lang, quiz_id, data), questions, parts)
-        texts.report(category.line, None, imported)
+
+
+def _description(
+    category: SourceCategory, bank: SourceBank, texts: _Texts, imported: Imported
+) -> str:
+    """The quiz's description in the language of `texts`: the category's information, or a
+    sentence naming the file when it has none (or holds a formula quizbank cannot draw)."""
+    description = texts.text(category.info) if category.info else None
+    texts.report(category.line, None, imported)
+    if description is not None and (why := _undrawable([description])) is not None:
+        imported.losses.append(Loss(category.line, None, f"the description left out: {why}"))
+        description = None
+    if description is None:
+        description = texts.gettext(_NO_DESCRIPTION) % {"source": bank.path.name}
+    return description
+
+
+def _undrawable(texts: Iterable[str]) -> str | None:
+    """Why a formula of the texts cannot be drawn, in the words `quizbank validate` says it,
+    or None when each can."""
+    for text in texts:
+        for tex, _display in find_formulas(text):
+            if (reason := check_formula(tex)) is not None:
+                shown = " ".join(tex.split())
+                shown = shown if len(shown) <= 40 else f"{shown[:39]}…"
+                return f"the formula ${shown}$ cannot be drawn: {reason}"
+    return None
+
+
+class _FileLimits:
+    """What one quiz file holds so far of what `quizbank validate` reads at most in a file:
+    different formulas, and the bytes of the different images it shows."""
+
+    def __init__(self, images: dict[str, bytes], texts: Iterable[str]) -> None:
+        self.images = images  # the import's images, by name under content/images/
+        self.formulas = {tex for text in texts for tex, _display in find_formulas(text)}
+        self.shown: set[str] = set()
+        self.image_bytes = 0
+
+    def refusal(self, question: Question) -> str | None:
+        """Why the question would take the file past a limit; else None, and it is counted."""
+        texts = [text for _loc, text in question_texts(question)]
+        formulas = {tex for text in texts for tex, _display in find_formulas(text)}
+        formulas -= self.formulas
+        if len(self.formulas) + len(formulas) > MAX_FORMULAS:
+            return (
+                f"its quiz would hold more than {MAX_FORMULAS:,} formulas, the most a quiz "
+                "file holds: split the category"
+            )
+        names = {PurePosixPath(image.src).name for text in texts for image in find_images(text)}
+        names = {name for name in names - self.shown if name in self.images}
+        added = sum(len(self.images[name]) for name in names)
+        if self.image_bytes + added > MAX_IMAGES_BYTES:
+            return (
+                f"its quiz's images would add up to more than {readable_size(MAX_IMAGES_BYTES)}, "
+                "the most a quiz file shows: split the category, or make the images smaller"
+            )
+        self.formulas |= formulas
+        self.shown |= names
+        self.image_bytes += added
+        return None
 
 
 def _split(quiz_id: str, ids: list[str], taken: set[str]) -> list[tuple[str, set[str]]]:
@@ -308,6 +377,9 @@ def _question(
             imported.losses.append(
                 Loss(question.line, question.name, f"left out: {where}: {problem['msg']}")
             )
+        return None
+    if (why := _undrawable(text for _loc, text in question_texts(model))) is not None:
+        imported.losses.append(Loss(question.line, question.name, f"left out: {why}"))
         return None
     return fields, model
 

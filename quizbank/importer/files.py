@@ -23,6 +23,7 @@ from quizbank.importer.yaml_writer import quiz_yaml
 from quizbank.parallel import parallel_map
 from quizbank.project import SUFFIXES
 from quizbank.yamlsource import MAX_FILE_BYTES as MAX_QUIZ_BYTES
+from quizbank.yamlvalues import COUNT_FROM, MAX_VALUES, values_at_most
 
 SCHEMA_LINE_PATH = "../../schema/quiz.schema.json"
 
@@ -79,6 +80,11 @@ def plan(content: Path, imports: Sequence[Imported], force: bool) -> list[Planne
                     f"{_shown(path)} would be {readable_size(len(data))}; a quiz file may be at "
                     f"most {readable_size(MAX_QUIZ_BYTES)}: split category {quiz.quiz_id!r} in "
                     "Moodle, or leave out its images"
+                )
+            elif len(data) > COUNT_FROM and (values := values_at_most(data.decode())) > MAX_VALUES:
+                problems.append(
+                    f"{_shown(path)} would hold about {values:,} values; a quiz file may hold "
+                    f"about {MAX_VALUES:,}: split category {quiz.quiz_id!r} in Moodle"
                 )
             replaces = _existing_quiz(path, force, problems)
             planned[path] = Planned(path, data, replaces)
