@@ -21,7 +21,7 @@ from quizbank.images import (
     read_image,
     readable_size,
 )
-from quizbank.markup import find_formulas, find_images
+from quizbank.markup import find_formulas, find_images, unlinked
 from quizbank.maths import check_formula
 from quizbank.messages import excerpt, schema_message, unknown_key_message
 from quizbank.model import Question, Quiz, text_fields
@@ -246,6 +246,15 @@ def _check_texts(loaded: LoadedQuiz, quiz: Quiz, *, script: bool, limit: int) ->
                 "lists, [links](https://…)) instead",
                 loc,
                 severity=Severity.WARNING,
+            )
+        for destination in unlinked(text):
+            where = loaded.document.locate_within(loc, destination) if loaded.document else None
+            loaded.report(
+                f"the link to {destination} is shown as text: a link must go to an http://, "
+                "https:// or mailto: address (write the full address, https://…)",
+                loc,
+                severity=Severity.WARNING,
+                position=where,
             )
         if writing is None:
             continue

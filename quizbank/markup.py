@@ -390,6 +390,24 @@ def _without_at_at(html: str) -> str:
     return html.replace("@@", "&#64;&#64;") if "@@" in html else html
 
 
+# Links of every scheme, to find those that the exports show as text (`safe_link`).
+_ANY_LINK = with_maths(MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]))
+_ANY_LINK.validateLink = _any_path  # type: ignore[method-assign]
+
+
+@lru_cache(maxsize=1024)
+def unlinked(text: str) -> tuple[str, ...]:
+    """The destinations, as written, of the links Markdown reads in a text (autolinks and
+    reference definitions too) that every export shows as text: not http(s) or mailto."""
+    if "[" not in text and "<" not in text:
+        return ()
+    env: EnvType = {}
+    tokens = walk(_ANY_LINK.parse(text, env), into_images=False)
+    hrefs = [str(t.attrGet("href") or "") for t in tokens if t.type == "link_open"]
+    hrefs += [str(ref.get("href", "")) for ref in env.get("references", {}).values()]
+    return tuple(dict.fromkeys(_ANY_LINK.normalizeLinkText(h) for h in hrefs if not safe_link(h)))
+
+
 # Every renderer asks for the same texts of a quiz (a page, an export, an XML file), some as
 # blocks and some inline: one parse gives both, and the last few thousand texts are kept.
 @lru_cache(maxsize=8192)
