@@ -168,11 +168,15 @@ def _with_formulas(html: str) -> str:
 _INLINE_CODE = re.compile(r"(?<!<pre>)(<code[^>]*>)([^<]*)</code>")
 _JOINS = re.compile(r"(?<=[^\W_])([._]+)(?=[^\W_])")
 _WBR = r"\1<wbr>"  # the run, then a line-break opportunity
+_LONG_CODE = 24  # characters: about the most a phone's line holds beside a few words
 
 
 def _breakable(code: re.Match[str]) -> str:
-    """An inline code span that a narrow line breaks only after a dot or an underscore (the
-    browser would otherwise break inside a name, `add_safe_glo` / `bals()`)."""
+    """A long inline code span that a narrow line breaks only after a dot or an underscore
+    (the browser would otherwise break inside a name, `add_safe_glo` / `bals()`); a short one
+    moves to the next line whole (`set_` / `epoch()` would be worse)."""
+    if len(code[2]) < _LONG_CODE:
+        return code[0]
     return f"{code[1]}{_JOINS.sub(_WBR, code[2])}</code>"
 
 
