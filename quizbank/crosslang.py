@@ -97,6 +97,7 @@ def _compare(reference: LoadedQuiz, other: LoadedQuiz, lang: str, *, strict: boo
                 ("questions", index_of[found], "id"),
             )
             break
+    _compare_sections(ref_quiz, quiz, other, where)
     by_id = {q.id: q for q in ref_quiz.questions}
     media = reference.has_media or other.has_media
     for q_index, question in enumerate(quiz.questions):
@@ -105,6 +106,19 @@ def _compare(reference: LoadedQuiz, other: LoadedQuiz, lang: str, *, strict: boo
             _compare_question(original, question, other, base, where)
             if media and original.type == question.type:
                 _compare_media(original, question, other, base, where)
+
+
+def _compare_sections(expected: Quiz, found: Quiz, other: LoadedQuiz, where: str) -> None:
+    """The same sections, each with the same questions and pick (its title is translated)."""
+    shape = [(s.id, s.pick, s.questions) for s in expected.sections or ()]
+    if shape != [(s.id, s.pick, s.questions) for s in found.sections or ()]:
+        loc: Loc = ("sections",) if found.sections else ()
+        other.report(
+            f"the sections differ from those {where}: keep the same ids, questions and picks "
+            "(translate only their titles)",
+            loc,
+            key=True,
+        )
 
 
 def _compare_question(
@@ -210,10 +224,27 @@ def _true_false(expected: TrueFalse, found: TrueFalse, base: Loc) -> list[Differ
 def _numerical(
     expected: Numerical | NumericalGap, found: Numerical | NumericalGap, base: Loc
 ) -> list[Difference]:
-    return [
+    differences = [
         *_values("answer", expected.answer, found.answer, (*base, "answer")),
         *_values("tolerance", expected.tolerance, found.tolerance, (*base, "tolerance")),
     ]
+    if isinstance(expected, Numerical) and isinstance(found, Numerical):
+        differences += _calculated(expected, found, base)
+    return differences
+
+
+def _calculated(
+    expected: Numerical | Cloze, found: Numerical | Cloze, base: Loc
+) -> list[Difference]:
+    """The same variables, variants, seed and decimals: every language draws the same numbers."""
+    differences: list[Difference] = []
+    for name in ("variables", "variants", "seed", "decimals"):
+        mine, theirs = getattr(expected, name), getattr(found, name)
+        if mine != theirs:
+            differences.append(
+                (f"the {name} differ from those", (*base, name), name == "variables")
+            )
+    return differences
 
 
 def _translated(
@@ -254,7 +285,7 @@ def _cloze(expected: Cloze, found: Cloze, base: Loc) -> list[Difference]:
                 False,
             )
         ]
-    differences: list[Difference] = []
+    differences = _calculated(expected, found, base)
     for gap_id, gap in found.gaps.items():
         reference = expected.gaps.get(gap_id)
         loc: Loc = (*base, "gaps", gap_id)

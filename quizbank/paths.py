@@ -29,6 +29,8 @@ ITEM_NAMES = {
     "distractors": "distractor",
     "items": "item",
     "gaps": "gap",
+    "variants": "variant",
+    "sections": "section",
 }
 
 

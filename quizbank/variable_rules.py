@@ -195,11 +195,11 @@ def _listed_variant_problems(question: Calculated, base: Loc) -> Iterator[Proble
         if missing or extra:
             said = [f"gives no {', '.join(sorted(missing))}"] if missing else []
             said += [f"names {', '.join(sorted(extra))}, which is no variable"] if extra else []
-            yield f"variant {index + 1} {' and '.join(said)}", loc, "", 0
+            yield f"it {' and '.join(said)}", loc, "", 0
             continue
         key = tuple(sorted((name, float(value)) for name, value in values.items()))
         if key in seen:
-            yield f"variant {index + 1} is the same as variant {seen[key] + 1}", loc, "", 0
+            yield f"it is the same as variant {seen[key] + 1}", loc, "", 0
         seen.setdefault(key, index)
 
 
