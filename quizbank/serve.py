@@ -17,12 +17,14 @@ most MAX_CONNECTIONS at once, and a timeout; a client that goes away is let go q
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import html
 import json
 import os
 import queue
 import re
+import socket
 import sys
 import threading
 import webbrowser
@@ -138,6 +140,18 @@ def error_page(
 ) -> str:
     """The page served instead of a quiz with errors: each problem at `file:line:column`, its
     message and the line of YAML it concerns (from `sources`, by displayed path), escaped."""
+    errors = Report(list(diagnostics)).count(Severity.ERROR)
+    title = f"{quiz_id}: {errors} error{'s' if errors != 1 else ''}"
+    body = (
+        '<p role="alert">This quiz has errors; the page comes back when they are fixed and the '
+        f"file is saved.</p>\n{problem_list(diagnostics, sources)}"
+    )
+    return _problem_page(quiz_id, title, body, version)
+
+
+def problem_list(diagnostics: Sequence[Diagnostic], sources: dict[str, str]) -> str:
+    """Each problem at `file:line:column`, errors first, with its message and the line of YAML
+    it concerns (from `sources`, by displayed path), escaped: an HTML list."""
     items = []
     for d in sorted(diagnostics, key=lambda d: (d.severity != Severity.ERROR, d.sort_key)):
         where = f"{d.path}:{d.position.line}:{d.position.column}"
@@ -150,13 +164,28 @@ def error_page(
             f'<li class="{d.severity}"><p><code class="where">{html.escape(where)}</code>: '
             f"<strong>{d.severity}</strong>: {html.escape(subject + d.message)}</p>{code}</li>"
         )
-    errors = Report(list(diagnostics)).count(Severity.ERROR)
-    title = f"{quiz_id}: {errors} error{'s' if errors != 1 else ''}"
-    body = (
-        '<p role="alert">This quiz has errors; the page comes back when they are fixed and the '
-        f'file is saved.</p>\n<ol class="problems">\n{"".join(items)}\n</ol>\n'
+    return f'<ol class="problems">\n{"".join(items)}\n</ol>\n'
+
+
+def with_warnings(page: str, diagnostics: Sequence[Diagnostic], sources: dict[str, str]) -> str:
+    """A valid quiz's page with its warnings listed above it (as the error page lists errors),
+    in English whatever the page's language; the page as it is when there are none."""
+    if not diagnostics:
+        return page
+    count = len(diagnostics)
+    block = (
+        '<div role="status" lang="en" dir="ltr" class="quizbank-warnings" style="border:2px '
+        'solid #8a5a00;padding:0 1rem;margin:1rem;font-family:sans-serif">\n'
+        f"<p>quizbank serve: {count} warning{'s' if count != 1 else ''} (the quiz builds; "
+        "the page follows each save)</p>\n"
+        f"{problem_list(diagnostics, sources)}</div>\n"
     )
-    return _problem_page(quiz_id, title, body, version)
+    body = _BODY.search(page)
+    at = body.end() if body else 0
+    return f"{page[:at]}\n{block}{page[at:]}"
+
+
+_BODY = re.compile(r"<body\b[^>]*>")
 
 
 def failure_page(quiz_id: str, renderer: str, failure: BaseException, version: str = "") -> str:
@@ -207,6 +236,7 @@ class QuizPages:
     summaries: list[QuizSummary]
     errors: bool
     images: dict[str, str] = field(default_factory=dict)  # real path: SHA-256, of those shown
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # every problem found
 
     @property
     def version(self) -> str:
@@ -258,7 +288,7 @@ def render_quiz(
         page = error_page(group.quiz_id, checked.diagnostics, texts, version).encode("utf-8")
         for lang in group.files:
             pages[f"/{lang}/{group.quiz_id}.html"] = page
-        return QuizPages(key, pages, [], True)
+        return QuizPages(key, pages, [], True, diagnostics=checked.diagnostics)
     images = {os.path.realpath(path): sha for path, sha in checked.image_files.items()}
     version = QuizPages(key, {}, [], False, images).version
     present = [lang for lang in languages if lang in checked.translations]
@@ -268,11 +298,13 @@ def render_quiz(
     except Exception as exc:  # a defect of the renderer: the preview survives it, and says so
         page = failure_page(group.quiz_id, renderer.name, exc, version).encode("utf-8")
         pages = {f"/{lang}/{group.quiz_id}.html": page for lang in group.files}
-        return QuizPages(key, pages, [], True, images)
+        return QuizPages(key, pages, [], True, images, checked.diagnostics)
     for output in outputs:
         text = live_page(output.content.decode("utf-8"), group.quiz_id, version)
+        text = with_warnings(text, checked.diagnostics, texts)
         pages[f"/{output.path.as_posix()}"] = text.encode("utf-8")
-    return QuizPages(key, pages, quiz_summaries(translations), False, images)
+    summaries = quiz_summaries(translations)
+    return QuizPages(key, pages, summaries, False, images, checked.diagnostics)
 
 
 class EventBroker:
@@ -783,11 +815,56 @@ def start(
 
     renderer = plan_renderers(registry, ["html"], [], [])[0].renderer
     preview = Preview(paths, renderer)
-    preview.load()
-    server = PreviewServer((host, port), preview)
+    server = _listen(host, port, preview)  # a port in use is said before every quiz is checked
+    try:
+        preview.load()
+    except BaseException:
+        server.server_close()
+        raise
     thread = threading.Thread(target=server.serve_forever, name="quizbank-serve", daemon=True)
     thread.start()
     return Serving(preview, server, thread)
+
+
+def _listen(host: str, port: int, preview: Preview) -> PreviewServer:
+    """The server, listening (answered once it serves); a port taken or refused, or a host that
+    is not this machine's, said in words, with what to do."""
+    try:
+        return PreviewServer((host, port), preview)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise QuizbankError(f"port {port} is in use; choose another with --port") from None
+        if exc.errno == errno.EACCES:
+            raise QuizbankError(
+                f"port {port} needs administrator rights; choose one above 1023 with --port"
+            ) from None
+        if exc.errno == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
+            raise QuizbankError(
+                f"{host!r} is not an address of this machine; serve on 127.0.0.1 (the default) "
+                "or on one of its own addresses with --host"
+            ) from None
+        raise
+
+
+def _problem_lines(entries: Iterable[QuizPages]) -> list[str]:
+    """Every problem of these quizzes, one a line, in the order `validate` prints them."""
+    return [d.format() for d in Report([d for entry in entries for d in entry.diagnostics])]
+
+
+def _counts(entry: QuizPages | None) -> str:
+    """` (1 error, 2 warnings)`: what a quiz has, if anything."""
+    if entry is None or not entry.diagnostics:
+        return ""
+    report = Report(entry.diagnostics)
+    counts = [
+        f"{count} {noun}{'s' if count != 1 else ''}"
+        for noun, count in (
+            ("error", report.count(Severity.ERROR)),
+            ("warning", report.count(Severity.WARNING)),
+        )
+        if count
+    ]
+    return f" ({', '.join(counts)})"
 
 
 def serve(
@@ -802,7 +879,12 @@ def serve(
     """`quizbank serve`: serve until Ctrl-C; 0 when stopped so."""
     serving = start(paths, registry, host, port)
     try:
-        broken = sum(entry.errors for entry in serving.preview.quizzes.values())
+        quizzes = serving.preview.quizzes
+        # Each problem as `validate` prints it (as mkdocs serve does): a terminal, an editor
+        # reading the output, a log, all read the same lines.
+        for line in _problem_lines(quizzes.values()):
+            say(line)
+        broken = sum(entry.errors for entry in quizzes.values())
         note = f" ({broken} with errors)" if broken else ""
         count = len(serving.preview.quizzes)
         say(
@@ -815,8 +897,10 @@ def serve(
         def report(updated: set[str]) -> None:
             for quiz_id in sorted(updated):
                 entry = serving.preview.quizzes.get(quiz_id)
+                for line in _problem_lines([entry] if entry else []):
+                    say(line)
                 state = "gone" if entry is None else "has errors" if entry.errors else "updated"
-                say(f"{quiz_id}: {state}")
+                say(f"{quiz_id}: {state}{_counts(entry)}")
 
         serving.watch(report)
     except KeyboardInterrupt:

@@ -41,10 +41,12 @@ TITLE = "title: Checkpoint sharding and resumable training"
 
 @pytest.fixture
 def content(tmp_path: Path) -> Path:
-    """A copy of the first bundled quiz, in English and Urdu."""
+    """A copy of the first bundled quiz, in English and Urdu, with the schema its files' schema
+    line leads to (without it, each has a warning, which the preview shows)."""
     for lang in ("en", "ur"):
         (tmp_path / "content" / lang).mkdir(parents=True)
         shutil.copy(ROOT / "content" / lang / f"{QUIZ_ID}.yaml", tmp_path / "content" / lang)
+    shutil.copytree(ROOT / "schema", tmp_path / "schema")
     return tmp_path / "content"
 
 
