@@ -17,13 +17,16 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
-from .content import Images
+from .content import Images, Texts
 from .document import Paper, document
 from .engine import compile_pdf
 from .forms import MAX_FORMS, Form, forms
+from .formulas import unset_formulas
 from .strings import Words
+
+SHOWN_TEX = 60  # characters of a formula's TeX that a warning quotes
 
 
 class PdfOptions(RendererOptions):
@@ -54,27 +57,46 @@ class PdfRenderer(Renderer[PdfOptions]):
     # Typesetting costs seconds a quiz where the other formats take milliseconds: a plain build
     # leaves paper out, and `-f pdf` asks for it.
     builds_by_default: ClassVar[bool] = False
+    quiz_loss_kinds: ClassVar[tuple[str, ...]] = ("formula",)
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
+            unset = frozenset(unset_formulas(quiz[lang]))
             for form in forms(quiz.quiz_id, self.options.forms):
                 stem = quiz.quiz_id if form.letter is None else f"{quiz.quiz_id}-{form.letter}"
                 for key, name in ((False, stem), (True, f"{stem}-key")):
-                    data, images = self._document(quiz, lang, form, key=key)
+                    data, images = self._document(quiz, lang, form, unset, key=key)
                     content = compile_pdf(data, images, self.options.paper)
                     yield OutputFile(PurePosixPath(lang, f"{name}.pdf"), content)
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         """The data the template sets as the exam (JSON): what the PDF says, for inspection."""
-        data, _ = self._document(quiz, lang, forms(quiz.quiz_id, 1)[0], key=False)
+        unset = frozenset(unset_formulas(quiz[lang]))
+        data, _ = self._document(quiz, lang, forms(quiz.quiz_id, 1)[0], unset, key=False)
         return json.dumps(data, ensure_ascii=False, indent=1)
 
+    def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
+        """Besides the types it lacks (none), each formula Typst cannot set: its TeX is shown."""
+        yield from super().losses(quiz, lang)
+        for (tex, _), places in unset_formulas(quiz[lang]).items():
+            shown = tex if len(tex) <= SHOWN_TEX else tex[: SHOWN_TEX - 1] + "…"
+            what = f"shows the formula ${shown}$ as its TeX source: Typst cannot draw it"
+            for place in sorted(places, key=lambda index: -1 if index is None else index):
+                yield Loss(place, what, kind="formula" if place is None else "")
+
     def _document(
-        self, quiz: QuizTranslations, lang: str, form: Form, *, key: bool
+        self,
+        quiz: QuizTranslations,
+        lang: str,
+        form: Form,
+        unset: frozenset[tuple[str, bool]],
+        *,
+        key: bool,
     ) -> tuple[dict[str, object], dict[str, bytes]]:
-        paper = Paper(lang, Words(lang), Images(quiz.images_of(lang)), form)
+        texts = Texts(lang, Images(quiz.images_of(lang)), unset)
+        paper = Paper(lang, Words(lang), texts, form)
         data = document(quiz[lang], paper, key=key, sheet=self.options.answer_sheet)
-        return data, paper.images.files
+        return data, texts.images.files
 
 
 __all__ = ["PdfOptions", "PdfRenderer"]

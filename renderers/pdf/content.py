@@ -12,16 +12,19 @@ bidi algorithm honours: `state_dict()` and `18 GB` read as written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from quizbank.gaps import GAP_MARKS, gap_index
+from quizbank.images import Image
 from quizbank.locales import is_rtl
 from quizbank.markup import LATIN_RUN, safe_link, with_maths
 from quizbank.maths import FormulaError
 
+from .images import typst_image
 from .maths import to_typst
 
 Node = dict[str, Any]
@@ -35,9 +38,10 @@ _NOT_NESTED = ("paragraph_close", "heading_close", "thead_close", "tbody_close")
 
 
 class Images:
-    """The images of one file: each path as a text writes it, named for the compiler."""
+    """The images of one file: each path as a text writes it, named for the compiler, whose
+    files are SVG in UTF-8 (`images.typst_image`)."""
 
-    def __init__(self, known: Mapping[str, Any]) -> None:
+    def __init__(self, known: Mapping[str, Image]) -> None:
         self.known = known
         self.files: dict[str, bytes] = {}
         self.names: dict[str, str] = {}
@@ -48,10 +52,28 @@ class Images:
         if image is None:
             return None
         if src not in self.names:
-            name = f"images/{len(self.names)}{image.path.suffix.lower()}"
+            name = f"images/{len(self.names)}.svg"
             self.names[src] = name
-            self.files[name] = image.data
+            self.files[name] = typst_image(image)
         return self.names[src]
+
+
+@dataclass
+class Texts:
+    """How the texts of one PDF become nodes: its language, its images, and the formulas
+    (TeX, and whether displayed) that Typst cannot set, shown as their TeX in monospace."""
+
+    lang: str
+    images: Images
+    unset: frozenset[tuple[str, bool]] = field(default_factory=frozenset)
+
+    def blocks(self, text: str) -> list[Node]:
+        """A Markdown text as block nodes."""
+        return to_nodes(text, self)
+
+    def inline(self, text: str) -> list[Node]:
+        """A one-line text (a title, a drop-down's choice) as inline nodes."""
+        return _inlines(_MD.parseInline(text)[0].children or (), self)
 
 
 def isolated(text: str, lang: str) -> str:
@@ -75,20 +97,24 @@ def _text(text: str, lang: str) -> list[Node]:
     return nodes
 
 
-def _formula(tex: str, display: bool) -> Node:
-    try:
-        return {"k": "math", "v": to_typst(tex.strip(), display=display), "block": display}
-    except FormulaError:  # refused when the quiz was checked; never reaches an export
-        return {"k": "code", "v": tex}
+def _formula(tex: str, display: bool, texts: Texts) -> Node:
+    """A formula as Typst maths; its TeX in monospace where Typst cannot set it."""
+    tex = tex.strip()
+    if (tex, display) not in texts.unset:
+        try:
+            return {"k": "math", "v": to_typst(tex, display=display), "block": display}
+        except FormulaError:  # refused when the quiz was checked; never reaches an export
+            pass
+    return {"k": "code", "v": tex, "block": display}
 
 
-def _inlines(tokens: Sequence[Token], lang: str, images: Images) -> list[Node]:
+def _inlines(tokens: Sequence[Token], texts: Texts) -> list[Node]:
     root: list[Node] = []
     stack = [root]
     for token in tokens:
         kind = token.type
         if kind == "text":
-            stack[-1].extend(_text(token.content, lang))
+            stack[-1].extend(_text(token.content, texts.lang))
         elif kind in ("softbreak",):
             stack[-1].append({"k": "t", "v": " "})
         elif kind == "hardbreak":
@@ -96,7 +122,7 @@ def _inlines(tokens: Sequence[Token], lang: str, images: Images) -> list[Node]:
         elif kind == "code_inline":
             stack[-1].append({"k": "code", "v": token.content})
         elif kind in ("math_inline", "math_inline_double"):
-            stack[-1].append(_formula(token.content, kind == "math_inline_double"))
+            stack[-1].append(_formula(token.content, kind == "math_inline_double", texts))
         elif kind in _INLINE_WRAPPERS or kind == "link_open":
             node: Node = {"k": _INLINE_WRAPPERS.get(kind, "link"), "c": []}
             href = str(token.attrGet("href") or "")
@@ -109,26 +135,26 @@ def _inlines(tokens: Sequence[Token], lang: str, images: Images) -> list[Node]:
         elif kind == "image":
             src = str(token.attrGet("src") or "")
             alt = "".join(child.content for child in token.children or ())
-            name = images.name(src)
+            name = texts.images.name(src)
             if name is None:
-                stack[-1].append({"k": "t", "v": isolated(alt, lang)})
+                stack[-1].append({"k": "t", "v": isolated(alt, texts.lang)})
             else:
                 stack[-1].append({"k": "img", "src": name, "alt": alt})
     return root
 
 
-def to_nodes(text: str, lang: str, images: Images) -> list[Node]:
+def to_nodes(text: str, texts: Texts) -> list[Node]:
     """A Markdown text as block nodes."""
     root: list[Node] = []
     stack: list[list[Node]] = [root]
     for token in _MD.parse(text):
         kind = token.type
         if kind == "inline":
-            stack[-1].append({"k": "p", "c": _inlines(token.children or (), lang, images)})
+            stack[-1].append({"k": "p", "c": _inlines(token.children or (), texts)})
         elif kind in ("fence", "code_block"):
             stack[-1].append({"k": "code", "v": token.content.rstrip("\n"), "block": True})
         elif kind == "math_block":
-            stack[-1].append(_formula(token.content, True))
+            stack[-1].append(_formula(token.content, True, texts))
         elif kind == "hr":
             stack[-1].append({"k": "rule"})
         elif kind in ("bullet_list_open", "ordered_list_open"):
@@ -151,8 +177,3 @@ def to_nodes(text: str, lang: str, images: Images) -> list[Node]:
         elif kind.endswith("_close") and kind not in _NOT_NESTED and len(stack) > 1:
             stack.pop()
     return root
-
-
-def inline_nodes(text: str, lang: str, images: Images) -> list[Node]:
-    """A one-line text (a title, a drop-down's choice) as inline nodes."""
-    return _inlines(_MD.parseInline(text)[0].children or (), lang, images)

@@ -31,7 +31,7 @@ from quizbank.model import (
     TrueFalse,
 )
 
-from .content import Images, Node, inline_nodes, isolated, to_nodes
+from .content import Node, Texts, isolated
 from .forms import Form
 from .strings import Words
 
@@ -42,18 +42,18 @@ DEFAULT_ESSAY_WORDS = 150
 
 @dataclass
 class Paper:
-    """What every question of one PDF is written with: language, words, images, form."""
+    """What every question of one PDF is written with: language, words, texts, form."""
 
     lang: str
     words: Words
-    images: Images
+    texts: Texts
     form: Form
 
     def blocks(self, text: str) -> list[Node]:
-        return to_nodes(text, self.lang, self.images)
+        return self.texts.blocks(text)
 
     def inline(self, text: str) -> list[Node]:
-        return inline_nodes(text, self.lang, self.images)
+        return self.texts.inline(text)
 
     def letter(self, at: int) -> str:
         return option_letter(self.lang, at)

@@ -8,7 +8,7 @@ says which package installs it, never a PDF with boxes for letters.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 from typing import Any
 
@@ -30,20 +30,83 @@ FONT_PACKAGES = {
     "DejaVu Sans Mono": "fonts-dejavu-core",
 }
 PAPERS = {"a4": "a4", "letter": "us-letter"}
+# typst-py keeps what Typst memoized while setting a document until ten later compilations
+# have not used it: the layout of a 1000-question exam is some 400 MB, and the four PDFs of
+# such a quiz would hold 1.5 GB. Past this much document data since the last time, eleven
+# empty compilations let it go.
+RETAINED_DATA = 256 * 1024  # bytes of JSON, about 150 MB of Typst's memory
+FORGET_AFTER = 11
+# One document of many formulas, each set on its own, to learn which Typst refuses.
+FORMULAS_PAGE = (
+    b'#for f in sys.inputs.keys().sorted() { $ #eval(sys.inputs.at(f), mode: "math") $ }'
+)
 
 
 class EngineError(RendererError):
     """The PDF could not be set (a font is missing, Typst refused the document)."""
 
 
+class _Typst:
+    """Typst in this process: the system's fonts found once (a search of every font folder
+    that would cost each PDF 20-200 ms), what each formula's maths gave, memory given back."""
+
+    def __init__(self) -> None:
+        self._fonts: typst.Fonts | None = None
+        self.retained = 0
+        self.formulas: dict[str, bool] = {}  # Typst maths source: whether Typst sets it
+
+    def compile(self, sources: Mapping[str, bytes], inputs: Mapping[str, str]) -> Any:
+        """The PDF and Typst's warnings; raises typst.TypstError."""
+        if self._fonts is None:
+            self._fonts = typst.Fonts()
+        # A mapping of file names to bytes is a project in memory (typst-py's stubs omit it).
+        result = typst.compile_with_warnings(  # type: ignore[call-overload]
+            dict(sources), sys_inputs=dict(inputs), font_paths=self._fonts
+        )
+        self.retained += sum(len(value) for value in inputs.values())
+        if self.retained > RETAINED_DATA:
+            self.retained = 0
+            for _ in range(FORGET_AFTER):
+                typst.compile(b"", font_paths=self._fonts)
+        return result
+
+    def check(self, formulas: Iterable[str]) -> None:
+        """Learn which of these Typst maths sources Typst sets: all in one document, then
+        halves of a refused document until each refused source stands alone."""
+        unknown = sorted({f for f in formulas if f not in self.formulas})
+        batches = [unknown] if unknown else []
+        while batches:
+            batch = batches.pop()
+            inputs = {f"{n:06}": formula for n, formula in enumerate(batch)}
+            try:
+                self.compile({"main.typ": FORMULAS_PAGE}, inputs)
+            except RuntimeError:
+                half = len(batch) // 2
+                if half:
+                    batches += [batch[:half], batch[half:]]
+                else:
+                    self.formulas[batch[0]] = False
+            else:
+                self.formulas.update(dict.fromkeys(batch, True))
+
+
+_TYPST = _Typst()
+
+
+def refused_formulas(formulas: Iterable[str]) -> set[str]:
+    """The Typst maths sources, of those given, that Typst refuses to set."""
+    formulas = set(formulas)
+    _TYPST.check(formulas)
+    return {formula for formula in formulas if not _TYPST.formulas[formula]}
+
+
 def compile_pdf(data: Mapping[str, Any], images: Mapping[str, bytes], paper: str) -> bytes:
-    """One PDF from the template and its data; raises EngineError."""
+    """One PDF from the template and its data (images as UTF-8 files); raises EngineError."""
     sources: dict[str, bytes] = {"main.typ": TEMPLATE, **images}
     inputs = {"data": json.dumps(data, ensure_ascii=False), "paper": PAPERS[paper]}
     try:
-        # A mapping of file names to bytes is a project in memory (typst-py's stubs omit it).
-        pdf, warnings = typst.compile_with_warnings(sources, sys_inputs=inputs)  # type: ignore[call-overload]
-    except typst.TypstError as exc:  # a bug in the template or its data
+        pdf, warnings = _TYPST.compile(sources, inputs)
+    except RuntimeError as exc:  # typst.TypstError: a bug in the template or its data
         raise EngineError(f"Typst could not set the PDF: {exc}") from None
     missing = sorted({name for name in FONT_PACKAGES if _unknown_font(warnings, name)})
     if missing:

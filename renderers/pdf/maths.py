@@ -2,10 +2,12 @@
 
 quizbank checks every formula when a quiz is validated and converts it to MathML once
 (`quizbank.maths.to_mathml`); this module walks that tree, so the PDF draws exactly the formula
-the other exports show. Every leaf's text is escaped character by character (a letter, digit or
-non-ASCII symbol stands for itself; ASCII punctuation is backslash-escaped; text goes between
-quotes), and structure is written as Typst's functions (`frac`, `attach`, `sqrt`, `root`, `lr`,
-`mat`), so nothing an author writes can become Typst code.
+the other exports show. A leaf of one character stands for itself (a letter or digit as it is,
+any other character backslash-escaped); a longer one (`sin`, `2.5`, a text, an
+operator's name) is a string between quotes, which Typst sets whole, so that two letters are
+never read as a variable's name. Structure is written as Typst's functions (`frac`, `attach`,
+`sqrt`, `root`, `lr`, `mat`, `op`), an element with other parts than its kind takes as a row:
+nothing an author writes can become Typst code.
 """
 
 from __future__ import annotations
@@ -32,22 +34,36 @@ def _tag(element: etree._Element) -> str:
     return str(element.tag).removeprefix(_NS)
 
 
-def _escape(text: str) -> str:
-    """A leaf's text as Typst maths that draws it: symbols as themselves, ASCII punctuation
-    escaped, spaces as Typst's thin space."""
-    out = []
-    for char in text:
-        if char in _SPACES:
-            out.append(" thin ")
-        elif char.isascii() and not char.isalnum():
-            out.append("\\" + char if char.strip() else "")
-        else:
-            out.append(char)
-    return "".join(out)
+def _symbol(char: str) -> str:
+    """One character as Typst maths that draws it: a letter or digit (of any script) as
+    itself, anything else escaped (Typst reads `(`, `⌈` or `⟨` as opening a pair, `∛` as
+    wanting a radicand), a space as Typst's thin space, other white space as nothing."""
+    if char in _SPACES:
+        return "thin"
+    if not char.strip():
+        return ""
+    return char if char.isalnum() else "\\" + char
 
 
 def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _leaf(element: etree._Element) -> str:
+    """A token's text: one character as a symbol; more as a string, which Typst sets upright
+    and whole (letters side by side would be read as the name of a variable: `xforall`)."""
+    text = element.text or ""
+    if len(text) == 1:
+        return _symbol(text)
+    return _quoted(text) if text.strip() else ""
+
+
+def _operator(element: etree._Element) -> str:
+    """An operator; a word (`lim`, `\\operatorname{foo}`) spaced as an operator."""
+    text = element.text or ""
+    if len(text) > 1 and text.strip() and all(c.isalpha() or c == " " for c in text):
+        return f"op({_quoted(text)})"
+    return _leaf(element)
 
 
 def _children(element: etree._Element) -> str:
@@ -57,21 +73,6 @@ def _children(element: etree._Element) -> str:
 def _arg(element: etree._Element) -> str:
     """One child as a function argument (never empty: Typst needs something there)."""
     return _node(element) or "zws"
-
-
-def _identifier(element: etree._Element) -> str:
-    text = element.text or ""
-    if len(text) == 1:
-        return _escape(text)
-    return f"upright({_quoted(text)})" if text.isalpha() else _quoted(text)
-
-
-def _number(element: etree._Element) -> str:
-    return _escape(element.text or "")
-
-
-def _operator(element: etree._Element) -> str:
-    return _escape(element.text or "")
 
 
 def _text(element: etree._Element) -> str:
@@ -96,8 +97,17 @@ def _row(element: etree._Element) -> str:
     return f"lr({inside})" if fenced else inside
 
 
+def _parts(element: etree._Element, count: int) -> list[etree._Element] | None:
+    """The children of an element that takes `count` of them; None when it has others (then
+    they are set one after the other, as in a row)."""
+    kids = list(element)
+    return kids if len(kids) == count else None
+
+
 def _fraction(element: etree._Element) -> str:
-    top, bottom = element
+    if (parts := _parts(element, 2)) is None:
+        return _children(element)
+    top, bottom = parts
     return f"frac({_arg(top)}, {_arg(bottom)})"
 
 
@@ -110,36 +120,29 @@ def _attach(base: str, top: str | None = None, bottom: str | None = None) -> str
     return f"attach({', '.join(parts)})"
 
 
-def _sub(element: etree._Element) -> str:
-    base, sub = element
-    return _attach(_arg(base), bottom=_arg(sub))
-
-
-def _sup(element: etree._Element) -> str:
-    base, sup = element
-    return _attach(_arg(base), top=_arg(sup))
-
-
-def _subsup(element: etree._Element) -> str:
-    base, sub, sup = element
-    return _attach(_arg(base), top=_arg(sup), bottom=_arg(sub))
+def _scripts(element: etree._Element) -> str:
+    """`msub`, `msup`, `msubsup`, `munder`, `mover`, `munderover`: a base with scripts, beside
+    it or (under and over) above and below it."""
+    tag = _tag(element)
+    parts = _parts(element, 3 if tag in ("msubsup", "munderover") else 2)
+    if parts is None:
+        return _children(element)
+    base, *scripts = (_arg(part) for part in parts)
+    if tag in ("msub", "munder"):
+        attached = _attach(base, bottom=scripts[0])
+    elif tag in ("msup", "mover"):
+        attached = _attach(base, top=scripts[0])
+    else:
+        attached = _attach(base, top=scripts[1], bottom=scripts[0])
+    return f"limits({attached})" if tag.startswith("mu") or tag == "mover" else attached
 
 
 def _over(element: etree._Element) -> str:
-    base, over = element
-    if element.get("accent") == "true":
-        return f"accent({_arg(base)}, {_quoted(over.text or '')})"
-    return f"limits({_attach(_arg(base), top=_arg(over))})"
-
-
-def _under(element: etree._Element) -> str:
-    base, under = element
-    return f"limits({_attach(_arg(base), bottom=_arg(under))})"
-
-
-def _underover(element: etree._Element) -> str:
-    base, under, over = element
-    return f"limits({_attach(_arg(base), top=_arg(over), bottom=_arg(under))})"
+    parts = _parts(element, 2)
+    accent = (parts[1].text or "") if parts is not None else ""
+    if parts is not None and element.get("accent") == "true" and len(accent) == 1:
+        return f"accent({_arg(parts[0])}, {_quoted(accent)})"
+    return _scripts(element)
 
 
 def _sqrt(element: etree._Element) -> str:
@@ -147,7 +150,9 @@ def _sqrt(element: etree._Element) -> str:
 
 
 def _root(element: etree._Element) -> str:
-    base, index = element
+    if (parts := _parts(element, 2)) is None:
+        return _sqrt(element)
+    base, index = parts
     return f"root({_arg(index)}, {_arg(base)})"
 
 
@@ -157,7 +162,7 @@ def _table(element: etree._Element) -> str:
         for row in element
         if _tag(row) == "mtr"
     ]
-    return f"mat(delim: #none, {'; '.join(rows)})"
+    return f"mat(delim: #none, {'; '.join(row or 'zws' for row in rows)})"
 
 
 def _nothing(element: etree._Element) -> str:
@@ -169,8 +174,8 @@ def _space(element: etree._Element) -> str:
 
 
 _WRITERS: dict[str, Callable[[etree._Element], str]] = {
-    "mi": _identifier,
-    "mn": _number,
+    "mi": _leaf,
+    "mn": _leaf,
     "mo": _operator,
     "mtext": _text,
     "ms": _text,
@@ -180,12 +185,12 @@ _WRITERS: dict[str, Callable[[etree._Element], str]] = {
     "menclose": _children,
     "semantics": _children,
     "mfrac": _fraction,
-    "msub": _sub,
-    "msup": _sup,
-    "msubsup": _subsup,
+    "msub": _scripts,
+    "msup": _scripts,
+    "msubsup": _scripts,
     "mover": _over,
-    "munder": _under,
-    "munderover": _underover,
+    "munder": _scripts,
+    "munderover": _scripts,
     "msqrt": _sqrt,
     "mroot": _root,
     "mtable": _table,
