@@ -17,7 +17,7 @@ from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_
 from quizbank.errors import UsageError
 from quizbank.loader import load_quiz
 from quizbank.locales import option_letter
-from quizbank.markup import safe_link
+from quizbank.markup import mathjax_opener, safe_link
 from quizbank.model import Quiz
 from quizbank.registry import configure, discover_renderers
 from quizbank.renderer import QuizTranslations
@@ -213,7 +213,15 @@ def test_one_question_is_singular_and_strings_follow_the_language() -> None:
     # Urdu letters, which no host reads as a left-to-right "A." list (../shared/URDU.md)
     assert lines[question + 2 : question + 4] == ["- **(الف)** درست", "- **(ب)** غلط"]
     key = lines[lines.index("## درست جوابات") :]
-    assert key[:7] == ["## درست جوابات", "", "### سوال 1: ب", "", "- **(ب)** غلط", "", "آسمان نیلا ہے"]
+    assert key[:7] == [
+        "## درست جوابات",
+        "",
+        "### سوال 1: ب",
+        "",
+        "- **(ب)** غلط",
+        "",
+        "آسمان نیلا ہے",
+    ]
     english = _render(_quiz("en", "Title", "Text", [statement | {"prompt": "Green?"}]))
     assert "Beginner · 1 question" in english.splitlines()
 
@@ -641,6 +649,8 @@ def test_no_page_links_what_the_html_export_would_not(lang: str) -> None:
 
     def text() -> str:
         written = "".join(rng.choices(pieces, k=rng.randint(1, 8)))
+        if mathjax_opener(written):  # refused by validate: an LMS would typeset it unchecked
+            return text()
         return written if written.strip() else f"{written}words"
 
     for _ in range(40):
