@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 from urllib.parse import quote
 
 from lxml import etree
@@ -59,7 +59,16 @@ from quizbank.i18n import gettext_for
 from quizbank.images import Image
 from quizbank.locales import is_rtl
 from quizbank.markup import find_formulas, find_images, media, to_html, to_plain
-from quizbank.model import ChoiceGap, Cloze, Level, Question, Quiz, question_texts
+from quizbank.model import (
+    ChoiceGap,
+    Cloze,
+    Level,
+    Numerical,
+    Question,
+    Quiz,
+    Section,
+    question_texts,
+)
 from quizbank.renderer import (
     Loss,
     OutputFile,
@@ -68,6 +77,7 @@ from quizbank.renderer import (
     RendererOptions,
     question_line,
 )
+from quizbank.variables import has_variables, variant_question, variants
 
 from .packages import MANIFEST, merge_packages, write_zip
 from .qti3_types import (
@@ -126,6 +136,30 @@ def item_path(question_id: str) -> str:
     return f"{ITEMS}/{question_id}.xml"
 
 
+class Entry(NamedTuple):
+    """One item of the package: the question it asks (a variant's, without variables), its
+    identifier and its path in the package."""
+
+    question: Question
+    identifier: str
+    path: str
+
+
+def entries(quiz_id: str, question: Question) -> list[Entry]:
+    """A question's items: itself, or one per variant (`quiz.<quiz-id>.<question-id>.<n>`, at
+    `items/<question-id>.<n>.xml`; no id holds a dot, so no other item's name can be the same)."""
+    if not (isinstance(question, Numerical | Cloze) and has_variables(question)):
+        return [Entry(question, item_identifier(quiz_id, question.id), item_path(question.id))]
+    return [
+        Entry(
+            variant_question(question, values),
+            item_identifier(quiz_id, f"{question.id}.{number}"),
+            item_path(f"{question.id}.{number}"),
+        )
+        for number, values in enumerate(variants(quiz_id, question), 1)
+    ]
+
+
 def image_path(image: Image) -> str:
     """An image's entry in the zip, under a name any unzip tool writes as it is."""
     return f"{IMAGES}/{image.portable_name}"
@@ -154,8 +188,8 @@ def _direction(lang: str) -> str:
     return f' xml:lang="{attr(lang)}" dir="rtl"' if is_rtl(lang) else f' xml:lang="{attr(lang)}"'
 
 
-def _item(quiz_id: str, question: Question, lang: str) -> str:
-    """One question as a `qti-assessment-item`."""
+def _item(identifier: str, question: Question, lang: str) -> str:
+    """One question (or one variant of it) as a `qti-assessment-item`."""
     written: Written = WRITERS[type(question)](question, Context(lang, question.id))
     points = number(question.points)
     scored = "" if written.scored else ' external-scored="human"'
@@ -169,7 +203,7 @@ def _item(quiz_id: str, question: Question, lang: str) -> str:
         f"{_DECLARATION}"
         f'<qti-assessment-item xmlns="{ASI}" xmlns:xsi="{XSI}" '
         f'xsi:schemaLocation="{ASI} {ASI_XSD}" '
-        f'identifier="{attr(item_identifier(quiz_id, question.id))}" '
+        f'identifier="{attr(identifier)}" '
         f'title="{attr(question_line(question))}" adaptive="false" time-dependent="false" '
         f'xml:lang="{attr(lang)}">'
         f"{written.responses}"
@@ -209,13 +243,52 @@ def _sum_over_items(name: str) -> str:
     )
 
 
-def _test(quiz_id: str, quiz: Quiz) -> str:
-    """The `qti-assessment-test`: every item in one section, SCORE and MAXSCORE their sums."""
-    refs = "".join(
-        f'<qti-assessment-item-ref identifier="{attr(item_identifier(quiz_id, q.id))}" '
-        f'href="{attr(item_path(q.id))}"/>'
-        for q in quiz.questions
+def _ref(entry: Entry) -> str:
+    return (
+        f'<qti-assessment-item-ref identifier="{attr(entry.identifier)}" '
+        f'href="{attr(entry.path)}"/>'
     )
+
+
+def _selection(select: int) -> str:
+    return f'<qti-selection select="{select}"/>'
+
+
+def _asked(question: Question, items: Sequence[Entry]) -> str:
+    """A question's reference, or for one with variables an invisible sub-section of its
+    variants' items that selects one per attempt (a sub-section counts as one in its parent's
+    selection)."""
+    if not has_variables(question):
+        return _ref(items[0])
+    return (
+        f'<qti-assessment-section identifier="{attr(f"variants.{question.id}")}" '
+        f'title="{attr(question_line(question))}" visible="false">'
+        f"{_selection(1)}{''.join(_ref(entry) for entry in items)}</qti-assessment-section>"
+    )
+
+
+def _section(section: Section, asked: Mapping[str, str]) -> str:
+    """A quiz's section as a `qti-assessment-section` that selects its pick (none when it asks
+    every question); visible with its title, invisible (titled by its id) without one."""
+    title, visible = (to_plain(section.title), "true") if section.title else (section.id, "false")
+    pick = section.pick
+    select = _selection(pick) if pick is not None and pick < len(section.questions) else ""
+    return (
+        f'<qti-assessment-section identifier="{attr(f"section.{section.id}")}" '
+        f'title="{attr(title)}" visible="{visible}">{select}'
+        f"{''.join(asked[question_id] for question_id in section.questions)}"
+        "</qti-assessment-section>"
+    )
+
+
+def _test(quiz_id: str, quiz: Quiz, items: Mapping[str, Sequence[Entry]]) -> str:
+    """The `qti-assessment-test`: one section of every question (or of the quiz's sections),
+    SCORE and MAXSCORE the sums over the items an attempt asks."""
+    asked = {q.id: _asked(q, items[q.id]) for q in quiz.questions}
+    if quiz.sections:
+        content = "".join(_section(section, asked) for section in quiz.sections)
+    else:
+        content = "".join(asked[q.id] for q in quiz.questions)
     return (
         f"{_DECLARATION}"
         f'<qti-assessment-test xmlns="{ASI}" xmlns:xsi="{XSI}" '
@@ -226,7 +299,7 @@ def _test(quiz_id: str, quiz: Quiz) -> str:
         '<qti-test-part identifier="part-1" navigation-mode="nonlinear" '
         'submission-mode="individual">'
         f'<qti-assessment-section identifier="section-1" title="{attr(to_plain(quiz.title))}" '
-        f'visible="true">{_rubric(quiz)}{refs}</qti-assessment-section></qti-test-part>'
+        f'visible="true">{_rubric(quiz)}{content}</qti-assessment-section></qti-test-part>'
         f"<qti-outcome-processing>{_sum_over_items('SCORE')}{_sum_over_items('MAXSCORE')}"
         "</qti-outcome-processing></qti-assessment-test>\n"
     )
@@ -275,7 +348,7 @@ def _dependencies(images: Iterable[Image]) -> str:
 def _manifest(
     quiz_id: str,
     quiz: Quiz,
-    uses: Sequence[tuple[Question, list[Image]]],
+    uses: Sequence[tuple[Entry, list[Image]]],
     test_images: Sequence[Image],
     bank: str | None = None,
 ) -> str:
@@ -286,17 +359,17 @@ def _manifest(
     folder = "" if bank is None else f"{quiz_id}/"
     items = []
     images: dict[str, Image] = {image.sha256: image for image in test_images}
-    for question, shown in uses:
-        path = folder + item_path(question.id)
+    for entry, shown in uses:
+        path = folder + entry.path
         needs = _dependencies(shown)
         items.append(
-            f'<resource identifier="{attr(item_identifier(quiz_id, question.id))}" '
+            f'<resource identifier="{attr(entry.identifier)}" '
             f'type="imsqti_item_xmlv3p0" href="{attr(path)}"><file href="{attr(path)}"/>'
             f"{needs}</resource>"
         )
         images.update((image.sha256, image) for image in shown)
     test_needs = "".join(
-        f'<dependency identifierref="{attr(item_identifier(quiz_id, q.id))}"/>' for q, _ in uses
+        f'<dependency identifierref="{attr(entry.identifier)}"/>' for entry, _ in uses
     ) + _dependencies(test_images)
     files = "".join(
         f'<resource identifier="{_image_identifier(image)}" type="webcontent" '
@@ -334,6 +407,10 @@ class Qti3Renderer(Renderer[Qti3Options]):
     Options = Qti3Options
     supported_types = None  # QTI 3 has an interaction for every quizbank type
     quiz_loss_kinds = ("direction",)
+    # A question's variants are items of which an attempt selects one, a section selects its
+    # pick (`qti-selection`).
+    handles_variables = True
+    handles_sections = True
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
@@ -366,19 +443,21 @@ class Qti3Renderer(Renderer[Qti3Options]):
         folder, up = ("", "") if bank is None else (f"{quiz_id}/", "../")
         files: dict[str, bytes] = {}
         uses = []
+        items = {question.id: entries(quiz_id, question) for question in current.questions}
         with media({lang: _addresses(images, f"{up}../")}, math="mathml"):
             for question in current.questions:
-                try:
-                    item = _item(quiz_id, question, lang).encode()
-                except (KeyError, ValueError) as exc:
-                    raise RendererError(
-                        f"renderer 'qti3': quiz {quiz_id!r} question {question.id!r}: {exc}"
-                    ) from None
-                files[folder + item_path(question.id)] = item
-                shown = shown_images((value for _, value in question_texts(question)), images)
-                uses.append((question, shown))
+                for entry in items[question.id]:
+                    try:
+                        item = _item(entry.identifier, entry.question, lang).encode()
+                    except (KeyError, ValueError) as exc:
+                        raise RendererError(
+                            f"renderer 'qti3': quiz {quiz_id!r} question {question.id!r}: {exc}"
+                        ) from None
+                    files[folder + entry.path] = item
+                    texts = (value for _, value in question_texts(entry.question))
+                    uses.append((entry, shown_images(texts, images)))
         with media({lang: _addresses(images, up)}, math="mathml"):
-            files[folder + TEST] = _test(quiz_id, current).encode()
+            files[folder + TEST] = _test(quiz_id, current, items).encode()
         test_images = shown_images([current.description], images)
         files[MANIFEST] = _manifest(quiz_id, current, uses, test_images, bank).encode()
         if self.version == "2.1":
