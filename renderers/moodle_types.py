@@ -16,8 +16,9 @@ Types and what Moodle stores:
 - short_answer: `shortanswer`, `<usecase>` 1 when case-sensitive, each accepted answer at 100%,
   as written (`*` is Moodle's own wildcard, `\\*` an asterisk, as in quizbank). In a file of
   several languages every language's accepted answers are accepted.
-- matching: `match`, a `<subquestion>` per pair (the item's HTML, its match as plain text) and
-  per distractor (no text, its match only); Moodle grades each pair its share.
+- matching: `match`, a `<subquestion>` per pair (the item's HTML, its match as plain text, a
+  code span between its backticks) and per distractor (no text, its match only); Moodle grades
+  each pair its share.
 - ordering: `ordering`, every item shown (`selecttype` ALL, `selectcount` the number of items),
   graded ABSOLUTE_POSITION (each item in its right place its share, as the HTML page grades),
   the items in the right order.
@@ -52,6 +53,8 @@ from functools import lru_cache
 from html import escape
 from operator import attrgetter
 from typing import Any, NamedTuple
+
+from markdown_it import MarkdownIt
 
 from quizbank.gaps import GAP_MARKS, gap_index, gap_mark, mark_gaps
 from quizbank.grading import option_grades
@@ -233,16 +236,19 @@ def _short_answer(
     )
 
 
-def plain_line(versions: m.Versions[Any], get: Callable[[Any], str]) -> str:
+def plain_line(versions: m.Versions[Any], get: Callable[[Any], str], *, code: bool = False) -> str:
     """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
-    in several languages, each language's text, ` / ` between them."""
-    texts = _labels(versions, get)
+    in several languages, each language's text, ` / ` between them; with `code`, each code span
+    between its backticks, as a reader of plain text writes code (and an import reads it)."""
+    texts = _labels(versions, get, code=code)
     if len(texts) == 1:
         return m.inert_text(m.untagged(texts[0][1]))
     return m.inert_text(" / ".join(_isolated(m.untagged(label), lang) for lang, label in texts))
 
 
-def _labels(versions: m.Versions[Any], get: Callable[[Any], str]) -> list[tuple[str, str]]:
+def _labels(
+    versions: m.Versions[Any], get: Callable[[Any], str], *, code: bool = False
+) -> list[tuple[str, str]]:
     """Each different text as a plain-text label (`plain_label`) with the first language that
     has it; a text that a right-to-left language has too (a code name, a formula) as that
     language isolates it, since the drop-down may be shown right to left."""
@@ -250,11 +256,37 @@ def _labels(versions: m.Versions[Any], get: Callable[[Any], str]) -> list[tuple[
     for lang, item in versions:
         text = get(item)
         plain = to_plain(text)
+        label = plain_label(text, lang)
+        if code:
+            label = _code_marked(text, label)
         if plain not in labels:
-            labels[plain] = (lang, plain_label(text, lang))
+            labels[plain] = (lang, label)
         elif is_rtl(lang):
-            labels[plain] = (labels[plain][0], plain_label(text, lang))
+            labels[plain] = (labels[plain][0], label)
     return list(labels.values())
+
+
+_INLINE = MarkdownIt("commonmark")
+
+
+def _code_marked(text: str, label: str) -> str:
+    """The plain-text label of a Markdown text with each of the text's code spans between
+    backticks again (as many as CommonMark needs around it)."""
+    if "`" not in text:
+        return label
+    out: list[str] = []
+    at = 0
+    for token in _INLINE.parseInline(text)[0].children or ():
+        if token.type != "code_inline":
+            continue
+        content = " ".join(token.content.split())
+        found = label.find(content, at)
+        if found < 0 or not content:
+            continue
+        pad = " " if content[0] == "`" or content[-1] == "`" else ""
+        out += [label[at:found], token.markup, pad, content, pad, token.markup]
+        at = found + len(content)
+    return "".join(out) + label[at:]
 
 
 def _isolated(plain: str, lang: str) -> str:
@@ -268,13 +300,13 @@ def _matching(first: Matching, versions: m.Versions[Matching], settings: Setting
     pairs = "".join(
         '    <subquestion format="html">\n'
         f"{m._text_element(m._html(same, _ITEM, syntax, inline=True), '      ')}"
-        f"      <answer>\n        <text>{m._cdata(plain_line(same, _MATCH))}</text>\n"
+        f"      <answer>\n        <text>{m._cdata(plain_line(same, _MATCH, code=True))}</text>\n"
         "      </answer>\n    </subquestion>\n"
         for _, same in m._aligned([(lang, q.pairs) for lang, q in versions])
     )
     distractors = "".join(
         '    <subquestion format="html">\n      <text></text>\n'
-        f"      <answer>\n        <text>{m._cdata(plain_line(same, _TEXT))}</text>\n"
+        f"      <answer>\n        <text>{m._cdata(plain_line(same, _TEXT, code=True))}</text>\n"
         "      </answer>\n    </subquestion>\n"
         for _, same in m._aligned([(lang, q.distractors) for lang, q in versions])
     )

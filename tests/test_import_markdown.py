@@ -728,3 +728,23 @@ def test_megabytes_of_text_take_seconds(value: str, format: Any) -> None:
     result, seconds = _timed(lambda: to_markdown(value, format))
     assert len(result.text) <= 3 * len(value)
     assert seconds < 30
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("`torch.save`", "`torch.save`"),
+        ("`a` then ``b`c`` and `d", "`a` then ``b`c`` and \\`d"),  # an unclosed run is text
+        ("``a` *b*", "\\`\\`a\\` \\*b\\*"),
+        ("a\\`b`", "a\\\\`b`"),
+    ],
+)
+def test_a_match_keeps_its_code_spans(text: str, expected: str) -> None:
+    """A match of a Moodle XML file (`code`): its code spans, as quizbank's export writes a
+    match's code, are code; every other character is shown as it is."""
+    assert md(text, plain=True, inline=True, code=True) == expected
+
+
+def test_a_match_of_many_unclosed_backtick_runs_reads_in_linear_time() -> None:
+    text = " ".join("`" * n + "x" for n in range(1, 400))  # no run closes: 80,000 backticks
+    assert md(text, plain=True, inline=True, code=True).count("\\`") == text.count("`")

@@ -167,11 +167,11 @@ def test_matching_pairs_and_distractors_as_plain_text() -> None:
         {
             "id": "a",
             "item": SourceText("H2O"),
-            "match": SourceText("Water <l>", plain=True, inline=True),
+            "match": SourceText("Water <l>", plain=True, inline=True, code=True),
         }
     ]
     assert q.fields["distractors"] == [
-        {"id": "b", "text": SourceText("Salt", plain=True, inline=True)}
+        {"id": "b", "text": SourceText("Salt", plain=True, inline=True, code=True)}
     ]
 
 

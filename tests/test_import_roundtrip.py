@@ -322,3 +322,31 @@ def test_moodles_own_export_imports_as_the_quizzes_it_holds(
             any_order=True,
             every_title=not multilang,
         )
+
+
+def test_code_in_a_match_survives_the_moodle_round_trip(tmp_path: Path) -> None:
+    """A match is plain text in Moodle (a drop-down): its code keeps its backticks there, as a
+    reader of plain text writes code, and comes back as code."""
+    source = tmp_path / "source"
+    (source / "en").mkdir(parents=True)
+    (source / "en" / "calls.yaml").write_text(
+        "id: calls\nlang: en\ntitle: Calls\ndescription: Which call does what.\n"
+        "level: beginner\nquestions:\n"
+        "  - id: match-code\n    type: matching\n    prompt: Match each step to its call.\n"
+        "    pairs:\n"
+        '      - {id: a, item: Saving, match: "`torch.save`"}\n'
+        '      - {id: b, item: Loading, match: "`torch.load` then ``a`b``"}\n'
+        '    distractors:\n      - {id: c, text: "`print`"}\n'
+        "    explanation: They are a pair.\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "dist"
+    request = BuildRequest([source], out, ["moodle"], use_cache=False, jobs=1)
+    assert not build(request, discover_renderers()).report.has_errors
+    back = imported(sorted((out / "moodle" / "en").glob("*.xml")), tmp_path)
+    [question] = back[("en", "calls")].questions
+    assert isinstance(question, Matching)
+    assert [pair.match for pair in question.pairs] == ["`torch.load` then ``a`b``", "`torch.save`"][
+        ::-1
+    ]
+    assert [d.text for d in question.distractors] == ["`print`"]

@@ -472,7 +472,12 @@ class _Texts:
             if source.plain and value == source.value:
                 value = self._one_of_joined(value)
         converted = to_markdown(
-            value, source.format, inline=source.inline, plain=source.plain, image_path=self._image
+            value,
+            source.format,
+            inline=source.inline,
+            plain=source.plain,
+            code=source.code,
+            image_path=self._image,
         )
         self.losses += [(what, False) for what in converted.losses if what not in self.refused]
         # The isolates an export puts around Latin runs in right-to-left labels: not the text's.

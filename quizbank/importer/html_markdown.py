@@ -81,18 +81,20 @@ def to_markdown(
     *,
     inline: bool = False,
     plain: bool = False,
+    code: bool = False,
     image_path: Callable[[str], str | None] = _no_path,
 ) -> Markdown:
     """A text in one of Moodle's formats as the authoring format's Markdown.
 
     `plain`: the value is plain text whatever its format; `inline`: the result is one line
-    (blocks joined with a space, and a loss for each kind of block so flattened).
+    (blocks joined with a space, and a loss for each kind of block so flattened); `code`: the
+    code spans of a plain line are code (every other character is shown as it is).
     `image_path(name)` is the path to write for the embedded file `name`, or None when the
     question does not embed it (the image is then its alt text, and a loss).
     """
     state = _State(image_path)
     if plain or format == "plain":
-        text = _from_plain(value, inline, state)
+        text = _from_plain(value, inline, state, code)
     elif format == "markdown":
         text = _from_markdown(value, inline, state)
     else:
@@ -328,14 +330,14 @@ def with_maths(
 # -------------------------------------------------------------------------------- plain text
 
 
-def _from_plain(value: str, inline: bool, state: _State) -> str:
+def _from_plain(value: str, inline: bool, state: _State, code: bool = False) -> str:
     """Plain text, every character shown: lines are line breaks, blank lines paragraphs."""
     lines = [line.strip() for line in _lines(value.translate(_CLEAN))]
     if inline:
         words = [line for line in lines if line]
         if len(words) > 1:
             state.lost("a line break (made one line)")
-        return escape(" ".join(words))
+        return _code_kept(" ".join(words)) if code else escape(" ".join(words))
     paragraphs: list[list[str]] = [[]]
     for line in lines:
         if line:
@@ -347,6 +349,38 @@ def _from_plain(value: str, inline: bool, state: _State) -> str:
         for paragraph in paragraphs
         if paragraph
     )
+
+
+def _code_kept(line: str) -> str:
+    """A line of plain text escaped, but for its code spans (text between two runs of as many
+    backticks, as a reader of plain text writes code, and as quizbank's Moodle export writes a
+    match's code), kept as code: each run closes at the next run of its length, if any."""
+    if "`" not in line:
+        return escape(line)
+    runs = list(_BACKTICKS.finditer(line))
+    following: list[int | None] = [None] * len(runs)  # the next run of the same length
+    last: dict[int, int] = {}
+    for index in range(len(runs) - 1, -1, -1):
+        size = len(runs[index][0])
+        following[index] = last.get(size)
+        last[size] = index
+    out: list[str] = []
+    at = index = 0
+    while index < len(runs):
+        close = following[index]
+        if close is None:
+            index += 1
+            continue
+        start, end = runs[index].start(), runs[close].end()
+        out += [_escaped_between(line, at, start), line[start:end]]
+        at, index = end, close + 1
+    return "".join(out) + _escaped_between(line, at, len(line))
+
+
+def _escaped_between(line: str, start: int, end: int) -> str:
+    before = line[start - 1] if start else "\n"
+    after = line[end] if end < len(line) else "\n"
+    return escape(line[start:end], before, after)
 
 
 def _lines(text: str) -> list[str]:

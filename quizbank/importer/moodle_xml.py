@@ -342,7 +342,7 @@ def _match(element: _Element, question: SourceQuestion) -> None:
     subquestions = _too_many(list(element.iterfind("subquestion")), "pairs", question)
     pairs, distractors = [], []
     for n, sub in enumerate(subquestions):
-        match = SourceText(sub.findtext("answer/text") or "", plain=True, inline=True)
+        match = SourceText(sub.findtext("answer/text") or "", plain=True, inline=True, code=True)
         item = _text(sub)
         if item is None:
             distractors.append({"id": _LETTERS[n], "text": match})

@@ -44,12 +44,15 @@ class SourceText:
     `inline` marks a one-line field of the model (a title, a match, a gap's option): its
     Markdown is one line. `plain` marks a field Moodle keeps as plain text, not HTML (a match's
     answer, a drop-down choice of a cloze gap): its characters are text, `<b>` is not a tag.
+    `code` marks a plain text whose code spans are code (a match of a Moodle XML file, where
+    quizbank's export keeps a code span's backticks).
     """
 
     value: str
     format: TextFormat = "html"
     inline: bool = False
     plain: bool = False
+    code: bool = False
 
 
 @dataclass(slots=True)
