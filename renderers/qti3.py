@@ -9,11 +9,24 @@ A package holds, in a zip written the same way each time (entries sorted, fixed 
   shows (`webcontent`);
 - `assessment.xml`, the `qti-assessment-test`: one part and one section with the quiz's title,
   its description and guide as the candidate's rubric, an item reference per question, and SCORE
-  and MAXSCORE summed over the items;
-- `items/<question-id>.xml`, a `qti-assessment-item` per question, written by its type's writer
-  in qti3_types.py: the key (`qti-correct-response`, a `qti-mapping` for partial credit) and the
-  response processing that sets SCORE, MAXSCORE (the question's points), option feedback inline
-  (`qti-feedback-inline`), the explanation as a `qti-modal-feedback` shown once processed;
+  and MAXSCORE summed over the items an attempt asks. A quiz's `sections` are sections within
+  it, in order, each with a `qti-selection select="<pick>"` when it draws (visible with their
+  title; invisible without one);
+- a question with variables is its variants' items, pre-generated as every other export draws
+  them (quizbank.variables), in an invisible sub-section `variants.<question-id>` that selects
+  one per attempt: a sub-section counts as one in its parent's selection, so a section's pick
+  draws questions, not variants. Not QTI's template processing: it would need the formula
+  language in QTI's expressions and each text's computed values as printed variables with a
+  format, which Citolab's player (tests/test_qti3_player_variants.py) does not run (no template
+  blocks or inlines, a printed variable without its format), whereas a variant's item is an
+  item like any other, scored by its own key. (That player plays items, not a test's
+  selection; a delivery engine such as TAO's draws it.)
+- `items/<question-id>.xml` (a variant's `items/<question-id>.<n>.xml`, identified
+  `quiz.<quiz-id>.<question-id>.<n>`), a `qti-assessment-item` per question, written by its
+  type's writer in qti3_types.py: the key (`qti-correct-response`, a `qti-mapping` for partial
+  credit) and the response processing that sets SCORE, MAXSCORE (the question's points), option
+  feedback inline (`qti-feedback-inline`), the explanation as a `qti-modal-feedback` shown once
+  processed;
 - `images/<name>`, each image once, named by its content (`shards-1a2b3c4d.svg`), which the
   texts address relatively (`../images/…` from an item).
 
