@@ -169,7 +169,7 @@ def load_quiz(path: Path, max_image_bytes: int = MAX_IMAGE_BYTES) -> LoadedQuiz:
 
 def _report_schema_errors(loaded: LoadedQuiz, data: dict[Any, Any], exc: ValidationError) -> None:
     """Every schema error, then the rules for the questions that did validate."""
-    errors = exc.errors(include_url=False)
+    errors = _one_per_union(data, exc.errors(include_url=False))
     for index, error in enumerate(errors):
         if loaded.full:
             loaded.unlisted += len(errors) - index
@@ -181,6 +181,84 @@ def _report_schema_errors(loaded: LoadedQuiz, data: dict[Any, Any], exc: Validat
     if isinstance(questions, list) and len(questions) <= MAX_QUESTIONS:
         for message, loc in question_rules(_valid_questions(questions)):
             loaded.report(message, loc)
+
+
+# What pydantic reports when a value is not of a type at all (rather than of it, but wrong).
+_NOT_OF_TYPE = frozenset(
+    {"string_type", "float_type", "float_parsing", "int_type", "int_parsing", "int_from_float"}
+    | {"list_type", "dict_type", "model_type", "model_attributes_type", "bool_type"}
+    | {"bool_parsing", "url_type"}
+)
+
+
+def _one_per_union(data: Any, errors: list[ErrorDetails]) -> list[ErrorDetails]:
+    """Pydantic's errors with those of a union's members (`answer: number | formula`) made one:
+    the errors of the members the value is of (a number too small, a text too long), or when it
+    is of none, one error of type `union_type` at the union, whose `ctx` names the members."""
+    points = [_union_steps(data, error) for error in errors]
+    members: dict[tuple[int | str, ...], set[int | str]] = {}
+    for steps in points:
+        for prefix, member in steps:
+            members.setdefault(prefix, set()).add(member)
+    groups: dict[tuple[int | str, ...], list[tuple[int | str, ErrorDetails]]] = {}
+    kept: list[ErrorDetails | tuple[int | str, ...]] = []
+    for error, steps in zip(errors, points, strict=True):
+        unions = [(prefix, member) for prefix, member in steps if len(members[prefix]) > 1]
+        if not unions:
+            kept.append(error)
+            continue
+        prefix, member = unions[-1]
+        if prefix not in groups:
+            groups[prefix] = []
+            kept.append(prefix)  # the union's errors go where its first one was
+        groups[prefix].append((member, error))
+    result: list[ErrorDetails] = []
+    for item in kept:
+        if isinstance(item, tuple):
+            result.extend(_union_errors(data, item, groups[item]))
+        else:
+            result.append(item)
+    return result
+
+
+def _union_steps(data: Any, error: ErrorDetails) -> list[tuple[tuple[int | str, ...], str]]:
+    """Each place where an error's loc names a union's member (a part not in the data), as
+    (the loc up to it, the member); a key missing or unknown is no member."""
+    loc = error["loc"]
+    last = len(loc) - 1 if error["type"] in ("missing", "extra_forbidden") else len(loc)
+    steps = []
+    for index, part in enumerate(loc[:last]):
+        child = _child_value(data, part)
+        if child is _ABSENT:
+            if isinstance(part, str):
+                steps.append((loc[:index], part))
+            continue
+        data = child
+    return steps
+
+
+def _union_errors(
+    data: Any, prefix: tuple[int | str, ...], found: list[tuple[int | str, ErrorDetails]]
+) -> list[ErrorDetails]:
+    depth = len(prefix) + 1  # an error deeper than the member's own is inside a value of it
+    of_type = {
+        member
+        for member, error in found
+        if len(error["loc"]) > depth or error["type"] not in _NOT_OF_TYPE
+    }
+    if of_type:
+        first = next(member for member, _ in found if member in of_type)
+        return [error for member, error in found if member == first]
+    value = found[0][1].get("input")
+    names = list(dict.fromkeys(str(member) for member, _ in found))
+    union: ErrorDetails = {
+        "type": "union_type",
+        "loc": prefix,
+        "msg": "",
+        "input": value,
+        "ctx": {"members": names},
+    }
+    return [union]
 
 
 def _valid_questions(questions: list[Any]) -> Iterator[tuple[int, Question]]:

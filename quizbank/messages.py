@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -118,10 +119,14 @@ def _question_type(data: Any, loc: Loc) -> object:
 
 
 def schema_message(error: ErrorDetails, loc: Loc) -> str:
-    """What pydantic found wrong with a value, said for an author."""
+    """What pydantic found wrong with a value, said for an author: never pydantic's own words."""
     kind, value = error["type"], error.get("input")
     name = str(loc[-1]) if loc and isinstance(loc[-1], str) else ""
     ctx = error.get("ctx", {})
+    if error["loc"][-1:] == ("[key]",):
+        return _key_message(value, loc)
+    if kind == "union_type":
+        return _union_message(name, value, ctx.get("members", []))
     types = ", ".join(QUESTION_TYPES)
     in_gap = len(loc) >= 4 and loc[2] == "gaps"
     if kind == "union_tag_invalid":
@@ -147,6 +152,8 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
             f"a tolerance cannot be negative ({excerpt(value)}): it is how far either side of "
             "the answer a response may be"
         )
+    if (bound := _BOUNDS.get(kind)) is not None:
+        return _bound_message(name, value, bound, ctx)
     if kind == "string_pattern_mismatch" and name == "lang":
         return f"{excerpt(value)} is not a language code such as `en`, `ur` or `pt-BR`"
     if kind == "string_pattern_mismatch":
@@ -154,8 +161,9 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
             f"{excerpt(value)} is not a valid id: use lowercase letters, digits and hyphens, "
             "such as `why-shard`"
         )
-    if kind == "enum":
-        return f"{excerpt(value)} is not allowed here; use one of {ctx.get('expected', '')}"
+    if kind in ("enum", "literal_error"):
+        hint = did_you_mean(value, _EXPECTED.findall(str(ctx.get("expected", ""))))
+        return f"{excerpt(value)}{hint} is not allowed here; use {ctx.get('expected', '')}"
     if kind == "list_type" and name == "answer" and isinstance(value, str | int):
         return f"a multiple_choice answer is a list of option ids, like this: answer: [{value}]"
     if kind == "too_short" and name == "answer":
@@ -168,7 +176,8 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
         return f"give at least {least} {_noun(name, least)} here"
     if kind == "too_long":
         most = ctx.get("max_length")
-        return f"there are {ctx.get('actual_length')} {_noun(name, 2)}; at most {most} are allowed"
+        count = ctx.get("actual_length") or (len(value) if isinstance(value, dict | list) else "")
+        return f"there are {count} {_noun(name, 2)}; at most {most} are allowed"
     if kind == "string_too_short":
         return "this text is empty: write the text, or delete the key if it is optional"
     if kind == "string_too_long":
@@ -190,10 +199,98 @@ def schema_message(error: ErrorDetails, loc: Loc) -> str:
             f"{excerpt(value)} is not a web address: write it in full with https://, like this: "
             "https://example.org/guide"
         )
-    message = error["msg"].removeprefix("Value error, ")
-    if kind in ("string_type", "list_type", "int_type", "float_type", "float_parsing"):
-        message += f", not {_describe(value)}"
-    return message
+    if kind in ("value_error", "assertion_error"):  # quizbank's own words, from the model
+        return error["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return _type_message(kind, name, value)
+
+
+# The words of each kind of value: what to write instead of a value of another kind.
+_KINDS = {
+    "string": "a text",
+    "list": "a list",
+    "int": "a whole number",
+    "float": "a number",
+    "dict": "a mapping of keys",
+}
+_TYPE_KINDS = {
+    "string_type": "string",
+    "list_type": "list",
+    "int_type": "int",
+    "int_parsing": "int",
+    "int_from_float": "int",
+    "float_type": "float",
+    "float_parsing": "float",
+    "dict_type": "dict",
+}
+_MEMBER_KINDS = {"str": "string", "after": "string"}  # pydantic's names of a union's members
+_EXAMPLES = {"list": " (like [a, b], or one item a line after `- `)", "int": " (like 3)"}
+
+
+def _type_message(kind: str, name: str, value: object) -> str:
+    """A value of the wrong kind (or of a kind not foreseen): what to write instead."""
+    wanted = _TYPE_KINDS.get(kind)
+    if wanted is None:
+        return f"{_describe(value)} is not allowed here"
+    if value is None:
+        return f"this is empty: write {_KINDS[wanted]} here, or delete the key if it is optional"
+    example = _EXAMPLES.get(wanted, " (like 0.9)" if wanted == "float" else "")
+    return f"write {_KINDS[wanted]} here{example}, not {_describe(value)}"
+
+
+def _union_message(name: str, value: object, members: Sequence[str]) -> str:
+    """A value of none of the kinds a key takes (`variants`: a whole number or a list)."""
+    if name == "tolerance":
+        return (
+            "write the tolerance as a number, like this: tolerance: 0.005 (or, for a question "
+            f"with variables, a percentage such as 1%); not {_describe(value)}"
+        )
+    if name == "variants":
+        return (
+            f"write how many variants to draw, a whole number such as variants: 10, or the list "
+            f"of them, such as variants: [{{p: 1}}, {{p: 2}}]; not {_describe(value)}"
+        )
+    kinds = []
+    for member in members:
+        base = member.split("[", 1)[0].removeprefix("constrained-").removeprefix("function-")
+        words = _KINDS.get(_MEMBER_KINDS.get(base, base), "a mapping of keys")
+        if words not in kinds:
+            kinds.append(words)
+    return f"write {' or '.join(kinds)} here, not {_describe(value)}"
+
+
+_BOUNDS = {
+    "greater_than": ("gt", "more than"),
+    "greater_than_equal": ("ge", "at least"),
+    "less_than": ("lt", "less than"),
+    "less_than_equal": ("le", "at most"),
+}
+
+
+def _bound_message(name: str, value: object, bound: tuple[str, str], ctx: dict[str, Any]) -> str:
+    """A number out of its range, said with the range."""
+    limit = ctx.get(bound[0])
+    shown = f"{limit:,g}" if isinstance(limit, int | float) else str(limit)
+    if name == "points" and bound[0] == "gt":
+        return (
+            f"a question is worth more than 0 points ({excerpt(value)} is not): write points: 1 "
+            "(the default), 0.5 or more"
+        )
+    what = f"`{name}`" if name else "this number"
+    return f"{what} must be {bound[1]} {shown}, not {excerpt(value)}"
+
+
+_EXPECTED = re.compile(r"'([^']*)'")
+
+
+def _key_message(key: object, loc: Loc) -> str:
+    """A key of a mapping of names (variables, a variant's values, source) not fit to be one."""
+    parent = loc[-2] if len(loc) >= 2 else ""
+    if parent in ("variables",) or (len(loc) >= 3 and loc[-3] == "variants"):
+        return (
+            f"{excerpt(key)} is not a variable name: use letters, digits and _ (not a digit "
+            "first, at most 32), such as p or batch_size"
+        )
+    return f"{excerpt(key)} is not allowed as a key here"
 
 
 def _mapping_expected(value: object, loc: Loc) -> str:
@@ -203,7 +300,14 @@ def _mapping_expected(value: object, loc: Loc) -> str:
             "an option is a mapping with an id and a text, not just a text; like this: "
             f"- {{id: b, text: {excerpt(value, 30)[1:-1]}}}"
         )
-    return f"{place} is a mapping of keys, not {_describe(value)}"
+    if len(loc) >= 2 and loc[-2] == "variables":
+        return (
+            "a variable is a range, like this: {from: 1, to: 5}, or values to choose from, "
+            f"like this: {{choices: [2, 4]}}; not {_describe(value)}"
+        )
+    if place == "an option":
+        return f"an option is a mapping of keys (id, text), not {_describe(value)}"
+    return f"write a mapping of keys here (`key: value`, one a line), not {_describe(value)}"
 
 
 def _noun(name: str, count: int) -> str:

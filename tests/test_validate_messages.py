@@ -528,3 +528,11 @@ def test_a_wrong_gap_type_gets_a_did_you_mean(tmp_path: Path, cli: Callable[...,
         "of short_answer, numerical, single_choice" in line
         for line in run.errors
     ), run.out
+
+
+def test_points_of_zero_are_said_in_an_authors_words(bank: Path, cli: Callable[..., Run]) -> None:
+    line = edit(bank / "en" / f"{QUIZ}.yaml", "    answer: d\n", "    answer: d\n    points: 0\n")
+    assert _one_error(cli) == (
+        f"{EN}:{line + 1}:13: error: question 1 (why-shard), points: a question is worth more "
+        "than 0 points (0 is not): write points: 1 (the default), 0.5 or more"
+    )
