@@ -63,8 +63,8 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "log": (1, 2, lambda x, base=math.e: math.log(x, base)),
     "log10": (1, 1, math.log10),
     "log1p": (1, 1, math.log1p),
-    "max": (1, 50, max),
-    "min": (1, 50, min),
+    "max": (2, 50, max),  # PHP's max and min of single numbers: two at least
+    "min": (2, 50, min),
     "pi": (0, 0, lambda: math.pi),
     "pow": (2, 2, math.pow),
     "rad2deg": (1, 1, math.degrees),
@@ -241,7 +241,10 @@ class _Parser:
             inner = self.factor(depth + 1)
             return Neg(inner) if text == "-" else inner
         if kind == "number":
-            return Num(float(text))
+            value = float(text)
+            if not math.isfinite(value):
+                raise FormulaError(f"{text[:20]}… is too large to be a number", column)
+            return Num(value)
         if kind == "variable":
             self.variables.add(text)
             return Var(text, column)

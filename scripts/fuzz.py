@@ -25,9 +25,11 @@ changed within the types instead of byte by byte (scripts/fuzz_values.py: huge, 
 numbers, the most options, gaps and questions, the longest texts, formulas), so that most of them
 validate and are rendered.
 
-Two more stages: fuzzed formulas through the formula check, each within a second
-(scripts/fuzz_formulas.py); and hostile Moodle XML and GIFT files of 100 KB to 1 MB
-(tests/import_hostile.py) through `quizbank import`, each within the time and memory bound.
+More stages: fuzzed formulas through the formula check, each within a second
+(scripts/fuzz_formulas.py); fuzzed calculated-question formulas read and evaluated with random
+values, each within a second (scripts/fuzz_calculated.py); and hostile Moodle XML and GIFT
+files of 100 KB to 1 MB (tests/import_hostile.py) through `quizbank import`, each within the
+time and memory bound.
 
 Mutant N of seed S is made by random.Random(f"{S}:{N}") alone, so `--seed S --only N` replays it.
 
@@ -64,6 +66,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "scripts"), str(REPO / "tests")]
+from fuzz_calculated import check_calculated  # noqa: E402
 from fuzz_formulas import FormulaOutcome, check_formulas  # noqa: E402
 from fuzz_values import typed_mutant  # noqa: E402
 
@@ -1443,6 +1446,12 @@ def main(argv: list[str] | None = None) -> int:
         "--formulas", type=int, default=10_000, help="fuzzed formulas to check (default 10000)"
     )
     parser.add_argument(
+        "--calculated",
+        type=int,
+        default=10_000,
+        help="fuzzed calculated-question formulas to read and evaluate (default 10000)",
+    )
+    parser.add_argument(
         "--import-sizes",
         default="100000,1000000",
         help="sizes in bytes of the hostile files for quizbank import, comma-separated, or none",
@@ -1454,6 +1463,18 @@ def main(argv: list[str] | None = None) -> int:
         formulas = list(check_formulas(args.seed, args.formulas))
         print(formula_summary(formulas, time.monotonic() - started), flush=True)
         failed = any(o.problem for o in formulas)
+    if args.calculated:
+        calculated = list(check_calculated(args.calculated, args.seed))
+        wrong = [o for o in calculated if o.failure]
+        for outcome in wrong[:20]:
+            print(f"FAIL calculated {outcome.formula[:80]!r}: {outcome.failure}", flush=True)
+        slowest = max(outcome.seconds for outcome in calculated)
+        print(
+            f"fuzz: {len(calculated)} calculated formulas; {len(wrong)} failed; slowest "
+            f"{slowest:.3f} s",
+            flush=True,
+        )
+        failed = failed or bool(wrong)
     if args.import_sizes != "none" and importlib.util.find_spec("import_hostile") is None:
         print("fuzz: no import stage: tests/import_hostile.py is not there", flush=True)
     elif args.import_sizes != "none":
