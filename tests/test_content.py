@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from quizbank.model import (
 )
 from quizbank.scaffold import new_quiz
 from quizbank.scripts import ARABIC
+from quizbank.variables import has_variables, variable_values, variant_question
 
 SECOND = "resuming-training-in-practice"
 QUIZZES = [QUIZ, SECOND]
@@ -405,3 +408,99 @@ def test_terms_a_line_split_in_the_review_are_kept_on_one_line(term: str) -> Non
     """At 375 px these split (ان / پکل reads "these / pickle"): the HTML joins them."""
     html = to_html(f"یہ {term}وں کا ہے", "ur", inline=True)
     assert term.replace(" ", "\u00a0") in html, html
+
+
+# --- the second quiz's questions with variables and its sections (issue 28) -------------------
+
+
+def _question(lang: str, question_id: str) -> Numerical:
+    (question,) = [q for q in _quiz(lang, SECOND).questions if q.id == question_id]
+    assert isinstance(question, Numerical)
+    return question
+
+
+def _variant(question: Numerical, values: dict[str, float]) -> tuple[float, float, str, str]:
+    """One variant's answer, tolerance, prompt and explanation."""
+    variant = variant_question(question, values)
+    assert isinstance(variant, Numerical)
+    assert isinstance(variant.answer, float) and isinstance(variant.tolerance, float)
+    return variant.answer, variant.tolerance, variant.prompt, variant.explanation
+
+
+def _every_combination(question: Numerical) -> list[dict[str, float]]:
+    """Every variant the question's variables allow, not only the ones drawn today: another
+    seed or another `variants` count draws others."""
+    assert question.variables
+    names = sorted(question.variables)
+    columns = [variable_values(question.variables[name]) for name in names]
+    return [dict(zip(names, row, strict=True)) for row in itertools.product(*columns)]
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers a text shows, as written (`15.5`, `186`)."""
+    return re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", text)
+
+
+def _shown(value: Fraction) -> str:
+    """A number as a reader expects it: `2`, `15.5`."""
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_second_quiz_has_two_questions_with_variables_and_a_section_that_picks(
+    lang: str,
+) -> None:
+    quiz = _quiz(lang, SECOND)
+    assert [q.id for q in quiz.questions if has_variables(q)] == [
+        "adam-checkpoint-size",
+        "shard-count",
+    ]
+    assert quiz.sections and all(section.title for section in quiz.sections)
+    picks = [(s.pick, len(s.questions)) for s in quiz.sections if s.pick is not None]
+    assert len(picks) == 1 and picks[0][0] < picks[0][1], picks
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_variant_of_adam_checkpoint_size_is_right(lang: str) -> None:
+    """Weights and Adam's two moments, 4 bytes each, in GB of 10⁹ bytes: computed here in exact
+    fractions for every value `params` may take, with each number the texts state."""
+    question = _question(lang, "adam-checkpoint-size")
+    for values in _every_combination(question):
+        params = Fraction(str(values["params"]))  # billions of parameters
+        weights, moments = params * 4, params * 2 * 4  # GB: 10⁹ × params × bytes ÷ 10⁹
+        total = weights + moments
+        answer, tolerance, prompt, explanation = _variant(question, values)
+        where = (lang, values)
+        assert answer == total, where
+        assert tolerance < 1, where  # a whole GB off is wrong
+        assert _shown(params) in _numbers(prompt), where
+        # `decimals: 0` shows each size whole: each must be a whole number of GB
+        stated = _numbers(explanation)
+        for size in (total, weights, moments):
+            assert size.denominator == 1 and _shown(size) in stated, (where, size, stated)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_variant_of_shard_count_is_right(lang: str) -> None:
+    """At least ⌈S/B⌉ shards, and that many are enough when tensors are small next to B: with
+    greedy filling each of the first n - 1 shards stops short of B by less than one tensor, so
+    n shards hold S when n·B - S ≥ (n - 1)·t. Checked for a tensor of t = B/20 (5% of a shard)
+    in every variant the variables allow, with each number the explanation states."""
+    question = _question(lang, "shard-count")
+    for values in _every_combination(question):
+        size, limit = Fraction(str(values["size"])), Fraction(str(values["limit"]))
+        assert size.denominator == limit.denominator == 1
+        shards = -(-size.numerator // limit.numerator)  # ceil in integers
+        full, rest = shards - 1, size - (shards - 1) * limit
+        answer, tolerance, prompt, explanation = _variant(question, values)
+        where = (lang, values)
+        assert answer == shards and tolerance == 0, where
+        assert 0 < rest <= limit, where
+        assert shards * limit - size >= full * limit / 20, f"{where}: {shards} may not suffice"
+        # the diagram, "smaller than the one in the question", has three shards; and the
+        # explanation's "{n - 1} full shards" is a plural
+        assert shards >= 4, where
+        shown, stated = _numbers(prompt), _numbers(explanation)
+        assert _shown(size) in shown and _shown(limit) in shown, where
+        for number in (shards, full, full * limit, rest):
+            assert _shown(Fraction(number)) in stated, (where, number, stated)
