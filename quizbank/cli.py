@@ -688,7 +688,7 @@ def _serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _translated(args: argparse.Namespace, out: Console) -> int:
     # Imported here: only this command writes into quiz files.
-    from quizbank.freshness import mark_translated
+    from quizbank.translated import mark_translated
 
     for marked in mark_translated(args.files, args.questions):
         ids = marked.question_ids
@@ -703,7 +703,7 @@ def _translated(args: argparse.Namespace, out: Console) -> int:
 
 
 def _status(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from quizbank.freshness import COUNTS, bank_status, totals
+    from quizbank.status import COUNTS, bank_status, totals
 
     report_format = _report_format(args, err)
     rows = bank_status(args.paths or [DEFAULT_CONTENT])

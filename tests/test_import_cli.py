@@ -15,7 +15,7 @@ import yaml
 from conftest import REPO
 
 from quizbank.cli import main
-from quizbank.freshness import bank_status
+from quizbank.status import bank_status
 from quizbank.importer.command import import_files
 from quizbank.loader import load_quiz
 

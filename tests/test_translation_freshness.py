@@ -10,7 +10,8 @@ from pathlib import Path
 
 from conftest import QUIZ, REPO, Run, edit, line_of
 
-from quizbank.freshness import source_digests, with_sources
+from quizbank.freshness import source_digests
+from quizbank.translated import with_sources
 from quizbank.model import Cloze, Matching, question_texts
 from quizbank.yamlsource import load_document
 
