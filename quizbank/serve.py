@@ -880,10 +880,6 @@ def serve(
     serving = start(paths, registry, host, port)
     try:
         quizzes = serving.preview.quizzes
-        # Each problem as `validate` prints it (as mkdocs serve does): a terminal, an editor
-        # reading the output, a log, all read the same lines.
-        for line in _problem_lines(quizzes.values()):
-            say(line)
         broken = sum(entry.errors for entry in quizzes.values())
         note = f" ({broken} with errors)" if broken else ""
         count = len(serving.preview.quizzes)
@@ -891,6 +887,10 @@ def serve(
             f"serving {count} {'quiz' if count == 1 else 'quizzes'}{note} at {serving.url} "
             "(Ctrl-C stops)"
         )
+        # Then each problem as `validate` prints it (as mkdocs serve does): a terminal, an
+        # editor reading the output, a log, all read the same lines; the address stays first.
+        for line in _problem_lines(quizzes.values()):
+            say(line)
         if open_browser:
             webbrowser.open(serving.url)
 

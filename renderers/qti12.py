@@ -43,11 +43,17 @@ Images are files of the package, `images/<name>-<hash>.<ext>`, each a `webconten
 the manifest, addressed `%24IMS-CC-FILEBASE%24/images/…` as Canvas's QTI export and text2qti
 address them; Canvas imports them into the course's files and rewrites the addresses.
 
+A quiz's section that draws (`pick`) is a Canvas question group, and a question with variables
+a group of its variants' pre-generated items that picks one (see `layout`, below, for why, and
+for the one level Canvas's groups nest).
+
 What Canvas cannot carry is reported by `losses` (and never dropped silently): ordering
 questions (Classic Quizzes has none), a cloze mixing drop-down and typed gaps (left out), typed
 answers' case and wildcards, a numerical gap's tolerance, essays' grader information and word
-limits, multiple answers graded otherwise than quizbank grades them, and shuffling kept or lost
-for a whole quiz (Canvas shuffles all of a quiz's answers or none, and always shuffles matches).
+limits, multiple answers graded otherwise than quizbank grades them, shuffling kept or lost
+for a whole quiz (Canvas shuffles all of a quiz's answers or none, and always shuffles matches),
+a question with variables in a section that draws (its first variant only), a drawing section's
+unequal points (each its mean) and the title of a section that does not draw.
 
 Zips are deterministic: fixed timestamps and permissions, the manifest first and then every
 entry by name.
@@ -74,7 +80,7 @@ from quizbank.errors import RendererError
 from quizbank.images import Image
 from quizbank.locales import direction, is_rtl
 from quizbank.markup import media, plain_label, to_html, to_plain
-from quizbank.model import QUESTION_MODELS, Question, Quiz
+from quizbank.model import QUESTION_MODELS, Cloze, Numerical, Question, Quiz, Section
 from quizbank.renderer import (
     Loss,
     OutputFile,
@@ -83,6 +89,7 @@ from quizbank.renderer import (
     RendererOptions,
     question_line,
 )
+from quizbank.variables import has_variables, variant_question, variants
 
 from .moodle_types import plain_number as number
 from .packages import MANIFEST as MANIFEST_FILE
@@ -441,6 +448,125 @@ def _zip(package: Package) -> bytes:
     return write_zip({MANIFEST_FILE: package.manifest, **entries}, manifest_first=True)
 
 
+# ------------------------------------------------------------------------ groups and variants
+#
+# Canvas draws questions with a question group, written as its own export writes one
+# (qti_generator.rb `add_group`): a `<section>` whose selection picks `selection_number` of its
+# items, each worth `points_per_item`. A section of the quiz that draws is a group; a question
+# with variables is a group of its variants' pre-generated items that picks one (rather than a
+# `calculated_question`, which would hold only a numerical question, show no computed value in
+# its texts and need its formula in Canvas's own language). Canvas's importer
+# (assessment_test_converter.rb) makes a group of a group's inner group a group of the quiz, so
+# groups do not nest: in a section that draws, a question with variables is its first variant.
+
+
+class Asked(NamedTuple):
+    """An item of the assessment: the question it asks (a variant's, without variables)."""
+
+    question: Question
+    ident: str
+
+
+class Group(NamedTuple):
+    """A Canvas question group: `pick` of its items, each worth `points`."""
+
+    ident: str
+    title: str
+    pick: int
+    points: float
+    items: Sequence[Asked]
+
+
+def first_variant(quiz_id: str, question: Question) -> Question:
+    """A question as its first variant when it has variables, else as it is."""
+    if isinstance(question, Numerical | Cloze) and has_variables(question):
+        return variant_question(question, variants(quiz_id, question)[0])
+    return question
+
+
+def _variants(quiz_id: str, question: Question, ident: str) -> Asked | Group:
+    """A question's item, or the group of its variants' items (`<ident>_<n>`) that picks one."""
+    if not (isinstance(question, Numerical | Cloze) and has_variables(question)):
+        return Asked(question, ident)
+    items = [
+        Asked(variant_question(question, values), f"{ident}_{number}")
+        for number, values in enumerate(variants(quiz_id, question), 1)
+    ]
+    return Group(f"{ident}_variants", question_line(question), 1, question.points, items)
+
+
+def draws(section: Section) -> bool:
+    """Whether a section asks fewer than all its questions."""
+    return section.pick is not None and section.pick < len(section.questions)
+
+
+def _drawn(quiz_id: str, section: Section, questions: Sequence[Question], ident: str) -> Group:
+    """A section that draws as a group of its questions (a question with variables as its first
+    variant's item, `<ident>_1`), each worth their mean points."""
+    assert section.pick is not None
+    items = [
+        Asked(
+            first_variant(quiz_id, q),
+            f"{ident}_{q.id}_1" if has_variables(q) else f"{ident}_{q.id}",
+        )
+        for q in questions
+    ]
+    points = _mean_points(questions)
+    title = to_plain(section.title) if section.title else section.id
+    pick = min(section.pick, len(questions))
+    return Group(f"{ident}_{section.id}_section", title, pick, points, items)
+
+
+def layout(
+    quiz_id: str, quiz: Quiz, carried: Sequence[Question], ident: str
+) -> list[Asked | Group]:
+    """What the assessment's root section holds, in order: the carried questions, or the
+    quiz's sections' (a section that draws as a group, the others' questions as they are),
+    each question with variables a group of its variants unless in a group already. Idents
+    end in a question's or section's id, `_<n>` (a variant), `_variants` or `_section`: no id
+    holds `_`, so none is another's."""
+    by_id = {question.id: question for question in carried}
+    if not quiz.sections:
+        return [_variants(quiz_id, q, f"{ident}_{q.id}") for q in carried]
+    found: list[Asked | Group] = []
+    for section in quiz.sections:
+        questions = [by_id[i] for i in section.questions if i in by_id]
+        if draws(section) and questions:
+            found.append(_drawn(quiz_id, section, questions, ident))
+        else:
+            found.extend(_variants(quiz_id, q, f"{ident}_{q.id}") for q in questions)
+    return found
+
+
+def _mean_points(questions: Sequence[Question]) -> float:
+    return sum(q.points for q in questions) / len(questions)
+
+
+def _points(parts: Sequence[Asked | Group]) -> float:
+    """What an attempt is worth: each item's points and each group's pick of its points."""
+    return sum(
+        part.pick * part.points if isinstance(part, Group) else part.question.points
+        for part in parts
+    )
+
+
+def _group(group: Group, items: str) -> str:
+    """A question group as Canvas's export writes one."""
+    return (
+        f'      <section ident="{attr(group.ident)}" title="{attr(group.title)}">\n'
+        "        <selection_ordering>\n"
+        "          <selection>\n"
+        f"            <selection_number>{group.pick}</selection_number>\n"
+        "            <selection_extension>\n"
+        f"              <points_per_item>{number(group.points)}</points_per_item>\n"
+        "            </selection_extension>\n"
+        "          </selection>\n"
+        "        </selection_ordering>\n"
+        f"{items}"
+        "      </section>\n"
+    )
+
+
 class Qti12Renderer(Renderer[Qti12Options]):
     """Canvas QTI 1.2 packages, a zip per quiz and language."""
 
@@ -451,7 +577,10 @@ class Qti12Renderer(Renderer[Qti12Options]):
     # Canvas Classic Quizzes has no ordering question; a cloze is carried unless it mixes
     # drop-down and typed gaps (`carries`).
     supported_types: ClassVar[frozenset[str] | None] = frozenset(QUESTION_MODELS) - {"ordering"}
-    quiz_loss_kinds = ("shuffle",)
+    quiz_loss_kinds = ("shuffle", "sections")
+    # A section that draws and a question's variants are Canvas question groups (`layout`).
+    handles_variables = True
+    handles_sections = True
 
     def __init__(self, options: Qti12Options) -> None:
         super().__init__(options)
@@ -502,14 +631,8 @@ class Qti12Renderer(Renderer[Qti12Options]):
                 description = texts.html(current.description)
             except ValueError as exc:
                 raise RendererError(f"renderer 'qti12': quiz {quiz.quiz_id!r}: {exc}") from None
-            items = []
-            for question in carried:
-                try:
-                    items.append(self._item(question, texts, f"{ident}_{question.id}"))
-                except ValueError as exc:
-                    raise RendererError(
-                        f"renderer 'qti12': quiz {quiz.quiz_id!r} question {question.id!r}: {exc}"
-                    ) from None
+            parts = layout(quiz.quiz_id, current, carried, ident)
+            items = [self._part(quiz.quiz_id, part, texts) for part in parts]
         title = to_plain(current.title)
         assessment = (
             f"{_XML_DECLARATION}"
@@ -526,7 +649,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
             "  </assessment>\n"
             "</questestinterop>\n"
         )
-        points = sum(question.points for question in carried)
+        points = _points(parts)
         images = {name: texts.files[name] for name in sorted(texts.used)}
         return Package(
             ident,
@@ -540,6 +663,17 @@ class Qti12Renderer(Renderer[Qti12Options]):
         """The manifest's title: the quiz's, or with `bank`, the bank's (which the bank's
         package keeps from its first quiz's)."""
         return quiz.bank_title.get(lang, title) if self.options.bank else title
+
+    def _part(self, quiz_id: str, part: Asked | Group, texts: Texts) -> str:
+        """An item, or a group and its items."""
+        if isinstance(part, Group):
+            return _group(part, "".join(self._part(quiz_id, item, texts) for item in part.items))
+        try:
+            return self._item(part.question, texts, part.ident)
+        except ValueError as exc:
+            raise RendererError(
+                f"renderer 'qti12': quiz {quiz_id!r} question {part.question.id!r}: {exc}"
+            ) from None
 
     def _item(self, question: Question, texts: Texts, ident: str) -> str:
         """One question as an `<item>`: its type's parts from its writer, the explanation as the
@@ -594,6 +728,9 @@ class Qti12Renderer(Renderer[Qti12Options]):
                 f"answers or none, and question {first} ({kept.id}) keeps its order",
                 kind="shuffle",
             )
+        carried = {q.id: q for q in current.questions if self.carries(q)}
+        yield from _section_losses(current, carried)
+        drawn = {i: s.id for s in current.sections or () if draws(s) for i in s.questions}
         for index, question in enumerate(current.questions):
             if not super().carries(question):
                 what = [f"is left out: {self.name} has no {question.type} questions"]
@@ -603,6 +740,42 @@ class Qti12Renderer(Renderer[Qti12Options]):
                     "(multiple dropdowns or fill in multiple blanks)"
                 ]
             else:
-                what = list(self._losses[type(question)](question))
+                what = list(self._losses[type(question)](first_variant(current.id, question)))
+                if question.id in drawn and isinstance(question, Numerical | Cloze):
+                    what.extend(_nested_loss(current.id, question, drawn[question.id]))
             if what:
                 yield Loss(index, ", and ".join(what))
+
+
+def _nested_loss(quiz_id: str, question: Numerical | Cloze, section_id: str) -> list[str]:
+    """What a question with variables loses in a section that draws: all but its first variant."""
+    if not has_variables(question):
+        return []
+    count = len(variants(quiz_id, question))
+    return [
+        f"shows only the first of its {count} variants in Canvas: its section {section_id} draws "
+        "questions, and a Canvas question group cannot hold the group of its variants"
+    ]
+
+
+def _section_losses(quiz: Quiz, carried: Mapping[str, Question]) -> Iterator[Loss]:
+    """A section that draws questions of unequal points (each worth their mean in Canvas), and
+    the titles of sections that do not draw (a Canvas quiz groups questions only to draw)."""
+    for section in quiz.sections or ():
+        questions = [carried[i] for i in section.questions if i in carried]
+        if draws(section) and len({q.points for q in questions}) > 1:
+            yield Loss(
+                None,
+                f"gives each question of the section {section.id} "
+                f"{number(_mean_points(questions))} points: a Canvas question group gives all "
+                "its questions the same points",
+                kind="sections",
+            )
+    titled = [s.id for s in quiz.sections or () if s.title and not draws(s)]
+    if titled:
+        yield Loss(
+            None,
+            f"loses the title of the sections {', '.join(titled)}: a Canvas quiz groups "
+            "questions only to draw some of them",
+            kind="sections",
+        )

@@ -58,8 +58,9 @@ def test_serve_prints_each_problem_as_validate_does(
     _stopping(monkeypatch, None)
     run = cli("serve", "content", "--port", "0")
     assert run.code == 0, run.err
+    assert run.lines[0].startswith("serving 2 quizzes (1 with errors) at http://127.0.0.1:")
     assert _problems(run) == expected
-    assert run.lines[-1] == "stopped"
+    assert run.lines[1:] == [*expected, "stopped"]
 
 
 def test_serve_prints_the_problems_of_a_quiz_saved(

@@ -56,7 +56,10 @@ def test_wrong_type(bank: Path, cli: Callable[..., Run]) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text[: text.index("questions:")] + "questions: 5\n", encoding="utf-8")
     run = cli("validate")
-    assert run.errors == [f"{EN}:8:12: error: questions: Input should be a valid list, not 5"]
+    assert run.errors == [
+        f"{EN}:8:12: error: questions: write a list here (like [a, b], or one item a line after "
+        "`- `), not 5"
+    ]
 
 
 def test_answer_that_names_no_option(bank: Path, cli: Callable[..., Run]) -> None:
