@@ -6,12 +6,13 @@ item holds that variant's numbers and key, and nothing of it is reported lost.""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from conftest import REPO
 from lxml import etree
-from test_qti3 import NS, Package, built, item, parse, quiz, response, values
+from test_qti3 import NS, Package, _validator, built, item, parse, quiz, response, values
 
 from quizbank.build import BuildRequest, build
 from quizbank.model import Cloze, Numerical
@@ -140,3 +141,22 @@ def test_variables_without_sections(tmp_path: Path) -> None:
         ("qti-assessment-item-ref", "quiz.calc.why-shard"),
         ("qti-assessment-item-ref", "quiz.calc.resume"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "version", "variable"),
+    [("qti3", "3.0", "QTI3_XSD_DIR"), ("qti21", "2.1", "QTI21_XSD_DIR")],
+)
+def test_sections_and_variants_are_valid_against_the_ims_schemas(
+    tmp_path: Path, fmt: str, version: str, variable: str
+) -> None:
+    """With the IMS XSDs (which may not be redistributed; see scripts/qti3-validate)."""
+    folder = os.environ.get(variable)
+    if not folder:
+        pytest.skip(f"set {variable} to a folder of the IMS QTI {version} XSDs")
+    schemas = _validator().Schemas(Path(folder), version)
+    request = BuildRequest(paths=[VARIABLES], out_dir=tmp_path, formats=[fmt])
+    build(request, discover_renderers())
+    packages = sorted((tmp_path / fmt).glob("*/*.zip"))
+    assert len(packages) == 2
+    assert [error for package in packages for error in schemas.errors(package)] == []
