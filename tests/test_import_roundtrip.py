@@ -29,6 +29,7 @@ from quizbank.model import (
     Cloze,
     Matching,
     MultipleChoice,
+    Numerical,
     Ordering,
     Question,
     Quiz,
@@ -36,6 +37,7 @@ from quizbank.model import (
     question_texts,
 )
 from quizbank.registry import discover_renderers
+from quizbank.variables import variant_question, variants
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SOURCES = {
@@ -50,13 +52,35 @@ TEXTS = {"prompt", "explanation", "text", "feedback", "feedback_true", "feedback
 TEXTS |= {"item", "grader_info"}
 
 
-def originals(source: Path) -> dict[tuple[str, str], Quiz]:
+def originals(source: Path, written_by: str | None = None) -> dict[tuple[str, str], Quiz]:
+    """The quizzes of a source folder; with `written_by`, as that format's renderer is given
+    them (`as_written`)."""
     found = {}
     for path in sorted(source.glob("*/*.yaml")):
         loaded = load_quiz(path)
         assert loaded.quiz is not None
-        found[(loaded.quiz.lang, loaded.quiz.id)] = loaded.quiz
+        quiz = loaded.quiz if written_by is None else as_written(loaded.quiz, written_by)
+        found[(quiz.lang, quiz.id)] = quiz
     return found
+
+
+def as_written(quiz: Quiz, fmt: str) -> Quiz:
+    """The quiz as the renderer of `fmt` is given it (quizbank.renderer.rendered_quiz): one
+    that draws no variants, as Moodle's and GIFT's do not yet, writes each question with
+    variables as its first variant (a loss that build reports), and that is what an import can
+    give back; its `seed` and `decimals` shaped the variant and are gone with the variables.
+    Sections are not compared: no format's import reads them yet."""
+    if discover_renderers().get(fmt).cls.handles_variables:
+        return quiz
+    questions = [
+        variant_question(question, variants(quiz.id, question)[0]).model_copy(
+            update={"seed": None, "decimals": None}
+        )
+        if isinstance(question, Numerical | Cloze) and question.variables
+        else question
+        for question in quiz.questions
+    ]
+    return quiz.model_copy(update={"questions": questions})
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +209,7 @@ def accepted(question: dict[str, Any]) -> list[list[str]]:
 def test_each_language_file_gives_back_its_quizzes(
     source: str, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    wanted = originals(SOURCES[source])
+    wanted = originals(SOURCES[source], "moodle")
     for lang in sorted({lang for lang, _ in wanted}):
         files = sorted((exports[f"{source}-spans"] / "moodle" / lang).glob("*.xml"))
         back = imported(files, tmp_path / lang)
@@ -199,7 +223,7 @@ def test_each_language_file_gives_back_its_quizzes(
 def test_a_multilang_file_gives_back_every_language(
     source: str, variant: str, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    wanted = originals(SOURCES[source])
+    wanted = originals(SOURCES[source], "moodle")
     files = sorted((exports[f"{source}-{variant}"] / "moodle" / "multilang").glob("*.xml"))
     assert files
     back = imported(files, tmp_path)
@@ -267,7 +291,7 @@ GIFT_LOSES = ("shuffle", "points", "case_sensitive", "grader_info", "min_words",
 def test_gift_gives_back_the_types_gift_has(
     source: str, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    wanted = originals(SOURCES[source])
+    wanted = originals(SOURCES[source], "gift")
     for lang in ("en", "ur"):
         files = sorted((exports[f"{source}-spans"] / "gift" / lang).glob("*.gift"))
         import_files(files, tmp_path / lang / "content", lang)
