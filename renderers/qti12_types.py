@@ -58,8 +58,19 @@ from quizbank.model import (
     TrueFalse,
 )
 
-from . import qti12 as q
 from .moodle_types import plain_number as number
+from .qti12_xml import (
+    WORD_JOINER,
+    Numbers,
+    Texts,
+    attr,
+    in_text,
+    material,
+    plain_material,
+    respcondition,
+    share,
+    varequal,
+)
 
 RESPONSE = "response1"  # the one response of a question that has one, as Canvas names it
 _LABEL = "              "  # the indent of a response_label
@@ -77,7 +88,7 @@ class Written(NamedTuple):
     text: str | None = None
 
 
-Writer = Callable[[Any, q.Texts, q.Numbers], Written]
+Writer = Callable[[Any, Texts, Numbers], Written]
 
 
 # --------------------------------------------------------------------------------------- shared
@@ -85,16 +96,14 @@ Writer = Callable[[Any, q.Texts, q.Numbers], Written]
 
 def _label(ident: str, material: str) -> str:
     """A `<response_label>` with its material."""
-    return (
-        f'{_LABEL}<response_label ident="{q.attr(ident)}">\n{material}{_LABEL}</response_label>\n'
-    )
+    return f'{_LABEL}<response_label ident="{attr(ident)}">\n{material}{_LABEL}</response_label>\n'
 
 
 def _choices(ident: str, labels: str, *, multiple: bool = False, material: str = "") -> str:
     """A `<response_lid>`: its own material (a match item, a blank's name), then its choices."""
     cardinality = "Multiple" if multiple else "Single"
     return (
-        f'          <response_lid ident="{q.attr(ident)}" rcardinality="{cardinality}">\n'
+        f'          <response_lid ident="{attr(ident)}" rcardinality="{cardinality}">\n'
         f"{material}"
         "            <render_choice>\n"
         f"{labels}"
@@ -128,7 +137,7 @@ def _any(conditions: Sequence[str]) -> str:
 def _feedback_conditions(respident: str, idents: Iterable[str]) -> str:
     """A condition per answer with feedback: shows `<n>_fb` when it is chosen, and goes on."""
     return "".join(
-        q.respcondition(q.varequal(respident, ident), keep_going=True, feedback=f"{ident}_fb")
+        respcondition(varequal(respident, ident), keep_going=True, feedback=f"{ident}_fb")
         for ident in idents
     )
 
@@ -168,31 +177,31 @@ _PLAIN_CHOICES = (
 _TEXT = attrgetter("text")
 
 
-def _choice(question: SingleChoice | MultipleChoice, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _choice(question: SingleChoice | MultipleChoice, texts: Texts, numbers: Numbers) -> Written:
     """Each option a choice (HTML), its feedback `<n>_fb`; the right one, or every right one and
     none of the others."""
     idents = {option.id: numbers(f"option/{option.id}") for option in question.options}
     labels = "".join(
-        _label(idents[option.id], q.material(texts.html(option.text, inline=True), _IN_LABEL))
+        _label(idents[option.id], material(texts.html(option.text, inline=True), _IN_LABEL))
         for option in question.options
     )
     with_feedback = [option for option in question.options if option.feedback]
     if isinstance(question, MultipleChoice):
         right = set(question.answer)
         key = "".join(
-            q.varequal(RESPONSE, idents[option.id])
+            varequal(RESPONSE, idents[option.id])
             if option.id in right
-            else f"<not>{q.varequal(RESPONSE, idents[option.id])}</not>"
+            else f"<not>{varequal(RESPONSE, idents[option.id])}</not>"
             for option in question.options
         )
         kind, key = "multiple_answers_question", f"<and>{key}</and>"
     else:
-        kind, key = "multiple_choice_question", q.varequal(RESPONSE, idents[question.answer])
+        kind, key = "multiple_choice_question", varequal(RESPONSE, idents[question.answer])
     return Written(
         kind,
         _choices(RESPONSE, labels, multiple=isinstance(question, MultipleChoice)),
         _feedback_conditions(RESPONSE, (idents[option.id] for option in with_feedback))
-        + q.respcondition(key, score="100"),
+        + respcondition(key, score="100"),
         [(f"{idents[o.id]}_fb", texts.html(o.feedback)) for o in with_feedback if o.feedback],
     )
 
@@ -224,7 +233,7 @@ _TRUE_FALSE = (
 )
 
 
-def _true_false(question: TrueFalse, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _true_false(question: TrueFalse, texts: Texts, numbers: Numbers) -> Written:
     """The answers `True` and `False`, the words Canvas's importer keeps a true/false question
     by (and shows as they are); in another language, a two-choice multiple choice question with
     the words of its language. Each answer with its feedback."""
@@ -235,9 +244,9 @@ def _true_false(question: TrueFalse, texts: q.Texts, numbers: q.Numbers) -> Writ
     labels = "".join(
         _label(
             idents[key],
-            q.plain_material(words[key], _IN_LABEL)
+            plain_material(words[key], _IN_LABEL)
             if english
-            else q.material(texts.html(words[key], inline=True), _IN_LABEL),
+            else material(texts.html(words[key], inline=True), _IN_LABEL),
         )
         for key, _, _ in _TRUE_FALSE
     )
@@ -249,7 +258,7 @@ def _true_false(question: TrueFalse, texts: q.Texts, numbers: q.Numbers) -> Writ
         "true_false_question" if english else "multiple_choice_question",
         _choices(RESPONSE, labels),
         _feedback_conditions(RESPONSE, (ident for ident, _ in with_feedback))
-        + q.respcondition(q.varequal(RESPONSE, right), score="100"),
+        + respcondition(varequal(RESPONSE, right), score="100"),
         [(f"{ident}_fb", texts.html(feedback)) for ident, feedback in with_feedback],
     )
 
@@ -262,11 +271,11 @@ def _decimal(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
-def _numerical(question: Numerical, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _numerical(question: Numerical, texts: Texts, numbers: Numbers) -> Written:
     """An exact answer, and its margin as Canvas's export writes one: `<or>` the number, or
     between the number minus and plus the tolerance."""
     exact = number(question.answer_value)
-    conditions = [q.varequal(RESPONSE, exact)]
+    conditions = [varequal(RESPONSE, exact)]
     if question.tolerance:
         middle, margin = Decimal(exact), Decimal(number(question.tolerance_value))
         conditions.append(
@@ -274,23 +283,23 @@ def _numerical(question: Numerical, texts: q.Texts, numbers: q.Numbers) -> Writt
             f'<varlte respident="{RESPONSE}">{_decimal(middle + margin)}</varlte></and>'
         )
     key = f"<or>{''.join(conditions)}</or>"  # Canvas reads an exact answer only inside an <or>
-    return Written("numerical_question", _typed("Decimal"), q.respcondition(key, score="100"))
+    return Written("numerical_question", _typed("Decimal"), respcondition(key, score="100"))
 
 
-def _short_answer(question: ShortAnswer, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _short_answer(question: ShortAnswer, texts: Texts, numbers: Numbers) -> Written:
     """Each accepted answer, as written."""
     answers = dict.fromkeys(_literal(answer) for answer in question.answer)
-    key = _any([q.varequal(RESPONSE, a, case=question.case_sensitive) for a in answers])
-    return Written("short_answer_question", _typed(), q.respcondition(key, score="100"))
+    key = _any([varequal(RESPONSE, a, case=question.case_sensitive) for a in answers])
+    return Written("short_answer_question", _typed(), respcondition(key, score="100"))
 
 
 def _short_answer_losses(question: ShortAnswer) -> list[str]:
     return _typed_losses(question.answer, question.case_sensitive)
 
 
-def _essay(question: Essay, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _essay(question: Essay, texts: Texts, numbers: Numbers) -> Written:
     """A text response, graded by a person: nothing sets the score."""
-    return Written("essay_question", _typed(), q.respcondition("<other/>"))
+    return Written("essay_question", _typed(), respcondition("<other/>"))
 
 
 def _essay_losses(question: Essay) -> list[str]:
@@ -308,7 +317,7 @@ def _essay_losses(question: Essay) -> list[str]:
 # -------------------------------------------------------------------------------------- matching
 
 
-def _matching(question: Matching, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _matching(question: Matching, texts: Texts, numbers: Numbers) -> Written:
     """A drop-down per pair, the item its material, listing every match once (pairs' first,
     distractors last); each pair adds its share."""
     matches: dict[str, str] = {}  # plain text: ident
@@ -316,16 +325,16 @@ def _matching(question: Matching, texts: q.Texts, numbers: q.Numbers) -> Written
         plain = texts.plain(line)
         matches.setdefault(plain, numbers(f"match/{plain}"))
     labels = "".join(
-        _label(ident, q.plain_material(plain, _IN_LABEL)) for plain, ident in matches.items()
+        _label(ident, plain_material(plain, _IN_LABEL)) for plain, ident in matches.items()
     )
     responses, conditions = [], []
     for pair in question.pairs:
         respident = f"response_{numbers(f'pair/{pair.id}')}"
-        item = q.material(texts.html(pair.item, inline=True), _IN_RESPONSE)
+        item = material(texts.html(pair.item, inline=True), _IN_RESPONSE)
         responses.append(_choices(respident, labels, material=item))
-        right = q.varequal(respident, matches[texts.plain(pair.match)])
+        right = varequal(respident, matches[texts.plain(pair.match)])
         conditions.append(
-            q.respcondition(right, keep_going=True, score=q.share(len(question.pairs)), add=True)
+            respcondition(right, keep_going=True, score=share(len(question.pairs)), add=True)
         )
     return Written("matching_question", "".join(responses), "".join(conditions))
 
@@ -352,11 +361,11 @@ class _Gap(NamedTuple):
     feedbacks: Sequence[tuple[str, str]] = ()
 
 
-def _choice_gap(gap_id: str, gap: ChoiceGap, texts: q.Texts, numbers: q.Numbers) -> _Gap:
+def _choice_gap(gap_id: str, gap: ChoiceGap, texts: Texts, numbers: Numbers) -> _Gap:
     respident = f"response_{gap_id}"
     idents = {option.id: numbers(f"{gap_id}/{option.id}") for option in gap.options}
     labels = "".join(
-        _label(idents[option.id], q.plain_material(texts.plain(option.text), _IN_LABEL))
+        _label(idents[option.id], plain_material(texts.plain(option.text), _IN_LABEL))
         for option in gap.options
     )
     feedbacks = [
@@ -364,28 +373,28 @@ def _choice_gap(gap_id: str, gap: ChoiceGap, texts: q.Texts, numbers: q.Numbers)
         for option in gap.options
         if option.feedback
     ]
-    return _Gap(labels, q.varequal(respident, idents[gap.answer]), feedbacks)
+    return _Gap(labels, varequal(respident, idents[gap.answer]), feedbacks)
 
 
-def _typed_gap(gap_id: str, answers: Iterable[str], numbers: q.Numbers) -> _Gap:
+def _typed_gap(gap_id: str, answers: Iterable[str], numbers: Numbers) -> _Gap:
     """A blank: each accepted answer one of its choices, every one of them right."""
     respident = f"response_{gap_id}"
     idents = {answer: numbers(f"{gap_id}/{answer}") for answer in answers}
     labels = "".join(
-        _label(ident, q.plain_material(answer, _IN_LABEL)) for answer, ident in idents.items()
+        _label(ident, plain_material(answer, _IN_LABEL)) for answer, ident in idents.items()
     )
-    return _Gap(labels, _any([q.varequal(respident, ident) for ident in idents.values()]))
+    return _Gap(labels, _any([varequal(respident, ident) for ident in idents.values()]))
 
 
-def _short_answer_gap(gap_id: str, gap: ShortAnswerGap, texts: q.Texts, numbers: q.Numbers) -> _Gap:
+def _short_answer_gap(gap_id: str, gap: ShortAnswerGap, texts: Texts, numbers: Numbers) -> _Gap:
     return _typed_gap(gap_id, dict.fromkeys(_literal(answer) for answer in gap.answer), numbers)
 
 
-def _numerical_gap(gap_id: str, gap: NumericalGap, texts: q.Texts, numbers: q.Numbers) -> _Gap:
+def _numerical_gap(gap_id: str, gap: NumericalGap, texts: Texts, numbers: Numbers) -> _Gap:
     return _typed_gap(gap_id, [number(gap.answer_value)], numbers)
 
 
-_GAP_WRITERS: dict[type, Callable[[str, Any, q.Texts, q.Numbers], _Gap]] = {
+_GAP_WRITERS: dict[type, Callable[[str, Any, Texts, Numbers], _Gap]] = {
     ChoiceGap: _choice_gap,
     ShortAnswerGap: _short_answer_gap,
     NumericalGap: _numerical_gap,
@@ -405,25 +414,23 @@ def mixes_gaps(question: Question) -> bool:
     return len(kinds) > 1
 
 
-def _cloze(question: Cloze, texts: q.Texts, numbers: q.Numbers) -> Written:
+def _cloze(question: Cloze, texts: Texts, numbers: Numbers) -> Written:
     """The prompt with `[gap-id]` for each gap (an author's own `[gap-id]` made inert), a
     `response_<gap-id>` per gap; each gap adds its share."""
     order = question.gap_order
     html = texts.html(mark_gaps(question.prompt))
     own = re.compile(rf"\[(?=(?:{'|'.join(map(re.escape, order))})\])")
-    html = q.in_text(html, own, f"[{q._WORD_JOINER}")
+    html = in_text(html, own, f"[{WORD_JOINER}")
     prompt = GAP_MARKS.sub(lambda mark: f"[{order[gap_index(mark[0])]}]", html)
     responses, feedback_conditions, keys, feedbacks = [], [], [], []
     for gap_id in order:
         gap = question.gaps[gap_id]
         written = _GAP_WRITERS[type(gap)](gap_id, gap, texts, numbers)
-        blank = q.plain_material(gap_id, _IN_RESPONSE)
+        blank = plain_material(gap_id, _IN_RESPONSE)
         responses.append(_choices(f"response_{gap_id}", written.labels, material=blank))
         idents = [ident for ident, _ in written.feedbacks]
         feedback_conditions.append(_feedback_conditions(f"response_{gap_id}", idents))
-        keys.append(
-            q.respcondition(written.key, keep_going=True, score=q.share(len(order)), add=True)
-        )
+        keys.append(respcondition(written.key, keep_going=True, score=share(len(order)), add=True))
         feedbacks += [(f"{ident}_fb", html) for ident, html in written.feedbacks]
     kind = (
         "multiple_dropdowns_question"
