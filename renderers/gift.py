@@ -81,7 +81,7 @@ from quizbank.model import (
 )
 from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
 
-from . import moodle as m
+from . import moodle_text as mt
 from .moodle_types import grade_percent, plain_line, plain_number
 
 # ------------------------------------------------------------------------------------ escaping
@@ -124,9 +124,9 @@ def html_text(text: str, lang: str, *, inline: bool = False) -> str:
     text, what Moodle reads as its own markup inert, Urdu in its right-to-left `<div>`."""
     html = to_html(text, lang, inline=inline, images=_NO_IMAGES, math="tex")
     if "<img " in html:
-        html = m.without_images(html)
-    before, after = m.rtl_wrapper(lang)
-    return f"{before}{m.inert_html(html)}{after}"
+        html = mt.without_images(html)
+    before, after = mt.rtl_wrapper(lang)
+    return f"{before}{mt.inert_html(html)}{after}"
 
 
 def _html(text: str | None, lang: str, *, inline: bool = False) -> str:
@@ -140,10 +140,10 @@ def _category(quiz: Quiz, bank: str | None = None) -> str:
 
     Moodle turns back only `\\\\` in this line (escapedchar_pre; no escapedchar_post): it is
     written raw, backslashes doubled."""
-    title = m.inert_text(f"{m.untagged(to_plain(quiz.title))} ({quiz.lang})")
-    path = m.category_name(title)
+    title = mt.inert_text(f"{mt.untagged(to_plain(quiz.title))} ({quiz.lang})")
+    path = mt.category_name(title)
     if bank is not None:
-        path = f"{m.category_name(m.inert_text(m.untagged(bank)))}/{path}"
+        path = f"{mt.category_name(mt.inert_text(mt.untagged(bank)))}/{path}"
     name = path.replace("\\", "\\\\")
     if "&&" in name:
         name = _AMPERSANDS.sub("&" + _WORD_JOINER, name)
@@ -152,7 +152,7 @@ def _category(quiz: Quiz, bank: str | None = None) -> str:
 
 def _comment(quiz_id: str, question: Question, tags: str) -> str:
     """The comment Moodle reads a question's idnumber and tags from."""
-    idnumber = m.idnumber_of(quiz_id, question.id).replace("]", "\\]")
+    idnumber = mt.idnumber_of(quiz_id, question.id).replace("]", "\\]")
     return f"// [id:{idnumber}]{tags}\n"
 
 
@@ -375,7 +375,7 @@ class GiftRenderer(Renderer[GiftOptions]):
     def _question(quiz_id: str, question: Question, lang: str, tags: str) -> str:
         """One question's block: its comment, name, text, answers and general feedback."""
         answers = WRITERS[question.type](question, lang)
-        name = _escaped_plain(m.question_name(question))
+        name = _escaped_plain(mt.question_name(question))
         explanation = _sub_text(_html(question.explanation, lang))
         return (
             f"{_comment(quiz_id, question, tags)}"

@@ -75,7 +75,7 @@ from quizbank.model import (
     TrueFalse,
 )
 
-from . import moodle as m
+from . import moodle_text as mt
 from .multilang import spans
 
 _TEXT = attrgetter("text")
@@ -94,7 +94,7 @@ _SHOW_NUM_CORRECT = "    <shownumcorrect/>\n"
 class Settings:
     """What the renderer's options decide for every question of a file."""
 
-    syntax: m.Syntax
+    syntax: mt.Syntax
     shuffle: bool
     numbering: str
 
@@ -111,7 +111,7 @@ class Written(NamedTuple):
     graded: bool = True
 
 
-Writer = Callable[[Any, m.Versions[Any], Settings], Written]
+Writer = Callable[[Any, mt.Versions[Any], Settings], Written]
 
 
 def _bool(value: bool) -> str:
@@ -134,10 +134,10 @@ def grade_percent(grade: float) -> str:
 
 
 _COMBINED_FEEDBACK = "".join(
-    m._field(tag, "")
+    mt._field(tag, "")
     for tag in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback")
 )
-_EMPTY_FEEDBACK = m._field("feedback", "", "      ")
+_EMPTY_FEEDBACK = mt._field("feedback", "", "      ")
 
 
 @lru_cache(maxsize=16)
@@ -146,7 +146,7 @@ def _multichoice_settings(single: bool, shuffle: bool, numbering: str) -> str:
     return (
         f"    <single>{_bool(single)}</single>\n"
         f"    <shuffleanswers>{_bool(shuffle)}</shuffleanswers>\n"
-        f"    <answernumbering>{m._text(numbering)}</answernumbering>\n"
+        f"    <answernumbering>{mt._text(numbering)}</answernumbering>\n"
         "    <showstandardinstruction>1</showstandardinstruction>\n"
         f"{_COMBINED_FEEDBACK}"
         f"{'' if single else _SHOW_NUM_CORRECT}"
@@ -155,7 +155,7 @@ def _multichoice_settings(single: bool, shuffle: bool, numbering: str) -> str:
 
 def _choice(
     first: SingleChoice | MultipleChoice,
-    versions: m.Versions[SingleChoice | MultipleChoice],
+    versions: mt.Versions[SingleChoice | MultipleChoice],
     settings: Settings,
 ) -> Written:
     """A multichoice question: each option with its grade and feedback."""
@@ -163,10 +163,10 @@ def _choice(
     syntax = settings.syntax
     answers = "".join(
         f'    <answer fraction="{fractions[option.id]}" format="html">\n'
-        f"{m._text_element(m._html(same, _TEXT, syntax, inline=True), '      ')}"
-        f"{m._field('feedback', m._html(same, _FEEDBACK, syntax, inline=True), '      ')}"
+        f"{mt._text_element(mt._html(same, _TEXT, syntax, inline=True), '      ')}"
+        f"{mt._field('feedback', mt._html(same, _FEEDBACK, syntax, inline=True), '      ')}"
         "    </answer>\n"
-        for option, same in m._aligned([(lang, q.options) for lang, q in versions])
+        for option, same in mt._aligned([(lang, q.options) for lang, q in versions])
     )
     single = isinstance(first, SingleChoice)
     shuffle = settings.shuffle and first.shuffle
@@ -177,14 +177,14 @@ def _choice(
     )
 
 
-def _true_false(first: TrueFalse, versions: m.Versions[TrueFalse], settings: Settings) -> Written:
+def _true_false(first: TrueFalse, versions: mt.Versions[TrueFalse], settings: Settings) -> Written:
     """The two answers of a true/false question; Moodle's form fixes the penalty at 1."""
     # import_truefalse() tells the answers apart by their text: exactly `true` and `false`.
     syntax = settings.syntax
     answers = "".join(
         f'    <answer fraction="{"100" if first.answer is value else "0"}">\n'
         f"      <text>{word}</text>\n"
-        f"{m._field('feedback', m._html(versions, feedback, syntax, inline=True), '      ')}"
+        f"{mt._field('feedback', mt._html(versions, feedback, syntax, inline=True), '      ')}"
         "    </answer>\n"
         for value, word, feedback in _TRUE_FALSE
     )
@@ -200,7 +200,7 @@ _NO_UNITS = (
 )
 
 
-def _numerical(first: Numerical, versions: m.Versions[Numerical], settings: Settings) -> Written:
+def _numerical(first: Numerical, versions: mt.Versions[Numerical], settings: Settings) -> Written:
     """One answer at 100% within its tolerance, no units."""
     return Written(
         "numerical",
@@ -220,14 +220,14 @@ def _accepted(answers: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _short_answer(
-    first: ShortAnswer, versions: m.Versions[ShortAnswer], settings: Settings
+    first: ShortAnswer, versions: mt.Versions[ShortAnswer], settings: Settings
 ) -> Written:
     """Each accepted answer at 100%, as written (Moodle's `*` is quizbank's).
 
     In a file of several languages a response is right when it matches an accepted answer of any
     language: a learner may answer in either."""
     answers = "".join(
-        f'    <answer fraction="100">\n      <text>{m._cdata(answer)}</text>\n'
+        f'    <answer fraction="100">\n      <text>{mt._cdata(answer)}</text>\n'
         f"{_EMPTY_FEEDBACK}    </answer>\n"
         for answer in _accepted([q.answer for _, q in versions])
     )
@@ -236,18 +236,18 @@ def _short_answer(
     )
 
 
-def plain_line(versions: m.Versions[Any], get: Callable[[Any], str], *, code: bool = False) -> str:
+def plain_line(versions: mt.Versions[Any], get: Callable[[Any], str], *, code: bool = False) -> str:
     """A one-line text as plain text, as format_string() shows it (tags stripped, no filter):
     in several languages, each language's text, ` / ` between them; with `code`, each code span
     between its backticks, as a reader of plain text writes code (and an import reads it)."""
     texts = _labels(versions, get, code=code)
     if len(texts) == 1:
-        return m.inert_text(m.untagged(texts[0][1]))
-    return m.inert_text(" / ".join(_isolated(m.untagged(label), lang) for lang, label in texts))
+        return mt.inert_text(mt.untagged(texts[0][1]))
+    return mt.inert_text(" / ".join(_isolated(mt.untagged(label), lang) for lang, label in texts))
 
 
 def _labels(
-    versions: m.Versions[Any], get: Callable[[Any], str], *, code: bool = False
+    versions: mt.Versions[Any], get: Callable[[Any], str], *, code: bool = False
 ) -> list[tuple[str, str]]:
     """Each different text as a plain-text label (`plain_label`) with the first language that
     has it; a text that a right-to-left language has too (a code name, a formula) as that
@@ -294,21 +294,21 @@ def _isolated(plain: str, lang: str) -> str:
     return f"\u2068{plain}\u2069" if is_rtl(lang) else plain
 
 
-def _matching(first: Matching, versions: m.Versions[Matching], settings: Settings) -> Written:
+def _matching(first: Matching, versions: mt.Versions[Matching], settings: Settings) -> Written:
     """A subquestion per pair, then one per distractor with no text."""
     syntax = settings.syntax
     pairs = "".join(
         '    <subquestion format="html">\n'
-        f"{m._text_element(m._html(same, _ITEM, syntax, inline=True), '      ')}"
-        f"      <answer>\n        <text>{m._cdata(plain_line(same, _MATCH, code=True))}</text>\n"
+        f"{mt._text_element(mt._html(same, _ITEM, syntax, inline=True), '      ')}"
+        f"      <answer>\n        <text>{mt._cdata(plain_line(same, _MATCH, code=True))}</text>\n"
         "      </answer>\n    </subquestion>\n"
-        for _, same in m._aligned([(lang, q.pairs) for lang, q in versions])
+        for _, same in mt._aligned([(lang, q.pairs) for lang, q in versions])
     )
     distractors = "".join(
         '    <subquestion format="html">\n      <text></text>\n'
-        f"      <answer>\n        <text>{m._cdata(plain_line(same, _TEXT, code=True))}</text>\n"
+        f"      <answer>\n        <text>{mt._cdata(plain_line(same, _TEXT, code=True))}</text>\n"
         "      </answer>\n    </subquestion>\n"
-        for _, same in m._aligned([(lang, q.distractors) for lang, q in versions])
+        for _, same in mt._aligned([(lang, q.distractors) for lang, q in versions])
     )
     return Written(
         "match",
@@ -318,13 +318,13 @@ def _matching(first: Matching, versions: m.Versions[Matching], settings: Setting
     )
 
 
-def _ordering(first: Ordering, versions: m.Versions[Ordering], settings: Settings) -> Written:
+def _ordering(first: Ordering, versions: mt.Versions[Ordering], settings: Settings) -> Written:
     """Every item shown, graded by absolute position; the items in the right order (Moodle keeps
     each item's place in its `fraction`, 1 first)."""
-    items = m._aligned([(lang, q.items) for lang, q in versions])
+    items = mt._aligned([(lang, q.items) for lang, q in versions])
     answers = "".join(
         f'    <answer fraction="{place}" format="html">\n'
-        f"{m._text_element(m._html(same, _TEXT, settings.syntax, inline=True), '      ')}"
+        f"{mt._text_element(mt._html(same, _TEXT, settings.syntax, inline=True), '      ')}"
         "    </answer>\n"
         for place, (_, same) in enumerate(items, 1)
     )
@@ -343,7 +343,7 @@ def _ordering(first: Ordering, versions: m.Versions[Ordering], settings: Setting
     )
 
 
-def _essay(first: Essay, versions: m.Versions[Essay], settings: Settings) -> Written:
+def _essay(first: Essay, versions: mt.Versions[Essay], settings: Settings) -> Written:
     """Graded by a person: an editor, a response required, the word limits, no attachments."""
     limits = "".join(
         f"    <{tag}>{value}</{tag}>\n"
@@ -359,8 +359,8 @@ def _essay(first: Essay, versions: m.Versions[Essay], settings: Settings) -> Wri
         f"{limits}"
         "    <attachments>0</attachments>\n"
         "    <attachmentsrequired>0</attachmentsrequired>\n"
-        f"{m._field('graderinfo', m._html(versions, _GRADER_INFO, settings.syntax))}"
-        f"{m._field('responsetemplate', '')}",
+        f"{mt._field('graderinfo', mt._html(versions, _GRADER_INFO, settings.syntax))}"
+        f"{mt._field('responsetemplate', '')}",
     )
 
 
@@ -380,7 +380,7 @@ class _Gaps:
     """What a cloze question's gaps are written with: the file's syntax, and whether Moodle
     shuffles a drop-down's choices (`-O shuffle` and the question's `shuffle`)."""
 
-    syntax: m.Syntax
+    syntax: mt.Syntax
     shuffle: bool
 
 
@@ -389,37 +389,37 @@ def embedded_text(text: str) -> str:
     return text.translate(_EMBEDDED)
 
 
-def _gap_plain(versions: m.Versions[Any], get: Callable[[Any], str], syntax: m.Syntax) -> str:
+def _gap_plain(versions: mt.Versions[Any], get: Callable[[Any], str], syntax: mt.Syntax) -> str:
     """A choice of a gap's drop-down as HTML of plain text; in several languages in the syntax
     of the file (Moodle filters each choice with format_text before it lists it)."""
     labels = _labels(versions, get)
     if len(labels) == 1:
-        return m.inert_text(escape(labels[0][1], quote=False))
-    texts = [(lang, m.inert_text(escape(plain_label(get(item), lang), quote=False)))
+        return mt.inert_text(escape(labels[0][1], quote=False))
+    texts = [(lang, mt.inert_text(escape(plain_label(get(item), lang), quote=False)))
              for lang, item in versions]  # fmt: skip
-    return m._mlang2(texts) if syntax == "mlang2" else spans(texts)
+    return mt._mlang2(texts) if syntax == "mlang2" else spans(texts)
 
 
-def _short_answer_gap(weight: str, gaps: m.Versions[ShortAnswerGap], settings: _Gaps) -> str:
+def _short_answer_gap(weight: str, gaps: mt.Versions[ShortAnswerGap], settings: _Gaps) -> str:
     kind = "SHORTANSWER_C" if gaps[0][1].case_sensitive else "SHORTANSWER"
     answers = _accepted([gap.answer for _, gap in gaps])
     return f"{{{weight}:{kind}:{'~'.join('=' + embedded_text(a) for a in answers)}}}"
 
 
-def _numerical_gap(weight: str, gaps: m.Versions[NumericalGap], settings: _Gaps) -> str:
+def _numerical_gap(weight: str, gaps: mt.Versions[NumericalGap], settings: _Gaps) -> str:
     gap = gaps[0][1]
     tolerance = f":{plain_number(gap.tolerance_value)}" if gap.tolerance_value else ""
     return f"{{{weight}:NUMERICAL:={plain_number(gap.answer_value)}{tolerance}}}"
 
 
-def _choice_gap(weight: str, gaps: m.Versions[ChoiceGap], settings: _Gaps) -> str:
+def _choice_gap(weight: str, gaps: mt.Versions[ChoiceGap], settings: _Gaps) -> str:
     first = gaps[0][1]
     kind = "MULTICHOICE_S" if settings.shuffle else "MULTICHOICE"
     choices = []
-    for option, same in m._aligned([(lang, gap.options) for lang, gap in gaps]):
+    for option, same in mt._aligned([(lang, gap.options) for lang, gap in gaps]):
         text = embedded_text(_gap_plain(same, _TEXT, settings.syntax))
         # Moodle keeps a gap's feedback with the gap, which has no files: images as alt text.
-        feedback = m.without_images(m._html(same, _FEEDBACK, settings.syntax, inline=True))
+        feedback = mt.without_images(mt._html(same, _FEEDBACK, settings.syntax, inline=True))
         right = "=" if option.id == first.answer else ""
         choices.append(f"{right}{text}#{embedded_text(feedback)}" if feedback else right + text)
     return f"{{{weight}:{kind}:{'~'.join(choices)}}}"
@@ -463,28 +463,28 @@ def _balanced_pieces(html: str) -> list[str]:
 def _span_pieces(lang: str, marked: str) -> list[str]:
     """A language's prompt as phrasing HTML cut at the gaps: the inside of its one paragraph,
     or its blocks as lines."""
-    html = m.to_html(marked, lang)
+    html = mt.to_html(marked, lang)
     if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
         inside = html[3:-4]
     else:
-        inside = m.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
-    return _balanced_pieces(m._braces_inert(m.inert_html(inside)))
+        inside = mt.to_html(marked, lang, inline=True).replace("\n", "<br>\n")
+    return _balanced_pieces(mt._braces_inert(mt.inert_html(inside)))
 
 
-def _cloze_text(versions: m.Versions[Cloze], gaps: list[str], syntax: m.Syntax) -> str:
+def _cloze_text(versions: mt.Versions[Cloze], gaps: list[str], syntax: mt.Syntax) -> str:
     """The prompt's HTML, each gap replaced by its embedded answer. In several languages the
     gaps are written once, between the languages' texts from one gap to the next (languages
     whose gaps come in another order are left out: validate refuses them)."""
     marked = [(lang, mark_gaps(question.prompt)) for lang, question in versions]
     if len(marked) == 1:
         lang, text = marked[0]
-        html = m._braces_inert(m._localised(text, lang, inline=False))
+        html = mt._braces_inert(mt._localised(text, lang, inline=False))
         return GAP_MARKS.sub(lambda mark: gaps[gap_index(mark[0])], html)
     expected = [gap_mark(n) for n in range(len(gaps))]
     marked = [(lang, text) for lang, text in marked if GAP_MARKS.findall(text) == expected]
     if syntax == "mlang2":
         pieces = [
-            (lang, GAP_MARKS.split(m._braces_inert(m._localised(text, lang, inline=False))))
+            (lang, GAP_MARKS.split(mt._braces_inert(mt._localised(text, lang, inline=False))))
             for lang, text in marked
         ]
     else:
@@ -493,7 +493,7 @@ def _cloze_text(versions: m.Versions[Cloze], gaps: list[str], syntax: m.Syntax) 
     for n in range(len(gaps) + 1):
         texts = [(lang, each[n]) for lang, each in pieces]
         if any(text for _, text in texts):
-            out.append(m._mlang2(texts) if syntax == "mlang2" else spans(texts))
+            out.append(mt._mlang2(texts) if syntax == "mlang2" else spans(texts))
         if n < len(gaps):
             out.append(gaps[n])
     joined = "".join(out)
@@ -506,7 +506,7 @@ def _weight(points: float, count: int) -> str:
     return str(int(share)) if share.is_integer() and share >= 1 else "1"
 
 
-def _cloze(first: Cloze, versions: m.Versions[Cloze], settings: Settings) -> Written:
+def _cloze(first: Cloze, versions: mt.Versions[Cloze], settings: Settings) -> Written:
     """A multianswer question: the prompt with Moodle's embedded answers in its gaps."""
     order = first.gap_order
     weight = _weight(first.points, len(order))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import quizbank_renderers.moodle as moodle
+import quizbank_renderers.moodle_text as moodle
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from quizbank_renderers import moodle
+from quizbank_renderers import moodle_text as moodle
 
 from quizbank.importer import html_markdown as hm
 from quizbank.importer.html_markdown import MAX_DEPTH, MAX_TAGS, Markdown, to_markdown

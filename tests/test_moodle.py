@@ -9,16 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import quizbank_renderers.moodle as moodle
+import quizbank_renderers.moodle_text as moodle_text
 from lxml import etree, html
 from pydantic import ValidationError
-from quizbank_renderers.moodle import (
-    MoodleOptions,
-    MoodleRenderer,
-    _cdata,
-    _encoded,
-    _text,
-)
+from quizbank_renderers.moodle import MoodleOptions, MoodleRenderer
+from quizbank_renderers.moodle_text import _cdata, _encoded, _text
 
 from quizbank.errors import RendererError
 from quizbank.grading import right_grades, wrong_grade
@@ -676,7 +671,7 @@ def test_pluginfile_is_inert_even_if_the_core_did_not_escape_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The core's to_html writes `@@` as `&#64;&#64;`; the Moodle export does not rely on it."""
-    monkeypatch.setattr(moodle, "to_html", lambda text, lang="en", *, inline=False: text)
+    monkeypatch.setattr(moodle_text, "to_html", lambda text, lang="en", *, inline=False: text)
     xml = _outputs([_each_question(_quiz("en"), prompt="@@PLUGINFILE@@/a.png")])["en/mixed.xml"]
     assert "@@PLUGINFILE@@" not in _seen(xml)
     assert f"@@{WORD_JOINER}PLUGINFILE@@/a.png" in xml

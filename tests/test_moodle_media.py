@@ -16,10 +16,11 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
-import quizbank_renderers.moodle as moodle
+import quizbank_renderers.moodle_text as moodle_text
 from lxml import etree
 from lxml import html as lxml_html
-from quizbank_renderers.moodle import MoodleOptions, MoodleRenderer, _braces_inert, _mathjax_safe
+from quizbank_renderers.moodle import MoodleOptions, MoodleRenderer
+from quizbank_renderers.moodle_text import _braces_inert, _mathjax_safe
 from test_moodle_types import moodle_gaps
 
 from quizbank.errors import RendererError
@@ -370,7 +371,7 @@ def test_a_text_without_images_never_looks_for_files(monkeypatch: pytest.MonkeyP
 
         set = reset = lambda self, *args: None
 
-    monkeypatch.setattr(moodle, "_FILES", Untouchable())
+    monkeypatch.setattr(moodle_text, "_FILES", Untouchable())
     plain = {**EN, "description": "No image.", "questions": [EN["questions"][1] | {
         "prompt": "No image $x$.", "feedback_true": "No."}]}  # fmt: skip
     xml = _outputs([plain], {"en": {}})["en/media-fields.xml"]
