@@ -324,10 +324,16 @@ class _Calculated(_Strict):
     )
     variants: Variants = 10
     seed: int | None = Field(
-        None, description="Draws other variants (default: from the quiz's and question's ids)."
+        None,
+        strict=True,
+        description="Draws other variants (default: from the quiz's and question's ids).",
     )
     decimals: int | None = Field(
-        None, ge=0, le=10, description="Decimals of computed values (default: as computed)."
+        None,
+        strict=True,
+        ge=0,
+        le=10,
+        description="Decimals of computed values (default: as computed).",
     )
 
 
@@ -339,7 +345,9 @@ class _Question(_Strict):
     id: Slug
     prompt: Text
     explanation: Text = Field(description="Why the right answer is right.")
-    points: float = Field(1, gt=0, le=1000, description="Marks for a fully right answer.")
+    points: float = Field(
+        1, strict=True, gt=0, le=1000, description="Marks for a fully right answer."
+    )
     source: dict[SourceField, SourceDigest] | None = Field(
         None,
         max_length=200,
@@ -519,7 +527,11 @@ class Cloze(_Question, _Calculated):
     )
     shuffle: Shuffle = True
     points: float = Field(
-        1, gt=0, le=1000, description="Marks for a fully right answer; by default one per gap."
+        1,
+        strict=True,
+        gt=0,
+        le=1000,
+        description="Marks for a fully right answer; by default one per gap.",
     )
 
     @model_validator(mode="before")
