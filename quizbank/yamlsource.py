@@ -23,6 +23,7 @@ from yaml.resolver import BaseResolver
 
 from quizbank.diagnostics import Position, printable
 from quizbank.paths import Loc, format_loc
+from quizbank.yamlvalues import COUNT_FROM, MAX_VALUES, values_at_most
 
 try:
     from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
@@ -43,11 +44,6 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_DIGITS = 100  # of a whole number
-# PyYAML keeps some 450 bytes per node until the document is built. A quiz of 10,000 questions
-# (the most a quiz may have) holds some 400,000 values; a file of four bytes per value
-# (`[a, a, a, ...]`) would hold four million and take two gigabytes.
-MAX_VALUES = 600_000
-_COUNT_FROM = 1 << 20  # below a MiB, a file cannot hold that many
 
 _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (
@@ -325,7 +321,7 @@ def load_document(path: Path) -> YamlDocument:
 
 
 def _compose(text: str) -> Node:
-    if len(text) > _COUNT_FROM and (values := _values_at_most(text)) > MAX_VALUES:
+    if len(text) > COUNT_FROM and (values := values_at_most(text)) > MAX_VALUES:
         raise YamlError(
             f"the file holds too many values (about {values:,}; a quiz file may hold about "
             f"{MAX_VALUES:,}): split the quiz into several files"
@@ -346,12 +342,6 @@ def _compose(text: str) -> Node:
     if root is None:
         raise YamlError("the file is empty; a quiz starts with `id:`, `lang:` and `title:`")
     return root
-
-
-def _values_at_most(text: str) -> int:
-    """An upper bound, roughly, of the values a YAML text holds: each one ends at a comma, a
-    colon or a line break (a mapping's key and value at one of each)."""
-    return text.count(",") + text.count(":") + text.count("\n")
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str) -> YamlError:

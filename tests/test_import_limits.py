@@ -13,7 +13,6 @@ import yaml
 from conftest import REPO
 from test_import_cli import choice, moodle_file, run
 
-from quizbank import yamlsource, yamlvalues
 from quizbank.importer import convert, files
 from quizbank.importer.command import import_files
 from quizbank.importer.files import NothingWritten
@@ -142,14 +141,3 @@ def test_a_question_left_out_in_the_first_language_is_left_out_in_every_language
     }
     assert ids == {"en": ["fine"], "ur": ["fine"]}
     assert [loss.question for _, loss in report.losses if "cannot be drawn" in loss.what] == ["odd"]
-
-
-def test_the_values_import_counts_are_those_validate_counts() -> None:
-    """quizbank/yamlvalues.py is the estimate yamlsource.py refuses a file by (until
-    yamlsource imports it)."""
-    text = (REPO / "content" / "en" / "checkpoint-sharding.yaml").read_text(encoding="utf-8")
-    assert yamlvalues.values_at_most(text) == yamlsource._values_at_most(text)
-    assert (yamlvalues.MAX_VALUES, yamlvalues.COUNT_FROM) == (
-        yamlsource.MAX_VALUES,
-        yamlsource._COUNT_FROM,
-    )
