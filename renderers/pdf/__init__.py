@@ -22,7 +22,7 @@ from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, Rend
 from .content import Images, Texts
 from .document import Paper, document
 from .engine import compile_pdf
-from .forms import MAX_FORMS, Form, forms
+from .forms import MAX_FORMS, forms
 from .formulas import unset_formulas
 from .strings import Words
 
@@ -61,18 +61,19 @@ class PdfRenderer(Renderer[PdfOptions]):
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
-            unset = frozenset(unset_formulas(quiz[lang]))
+            texts = self._texts(quiz, lang)
             for form in forms(quiz.quiz_id, self.options.forms):
                 stem = quiz.quiz_id if form.letter is None else f"{quiz.quiz_id}-{form.letter}"
                 for key, name in ((False, stem), (True, f"{stem}-key")):
-                    data, images = self._document(quiz, lang, form, unset, key=key)
-                    content = compile_pdf(data, images, self.options.paper)
+                    paper = Paper(lang, Words(lang), texts, form)
+                    data = document(quiz[lang], paper, key=key, sheet=self.options.answer_sheet)
+                    content = compile_pdf(data, texts.images.files, self.options.paper)
                     yield OutputFile(PurePosixPath(lang, f"{name}.pdf"), content)
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         """The data the template sets as the exam (JSON): what the PDF says, for inspection."""
-        unset = frozenset(unset_formulas(quiz[lang]))
-        data, _ = self._document(quiz, lang, forms(quiz.quiz_id, 1)[0], unset, key=False)
+        paper = Paper(lang, Words(lang), self._texts(quiz, lang), forms(quiz.quiz_id, 1)[0])
+        data = document(quiz[lang], paper, key=False, sheet=self.options.answer_sheet)
         return json.dumps(data, ensure_ascii=False, indent=1)
 
     def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
@@ -84,19 +85,10 @@ class PdfRenderer(Renderer[PdfOptions]):
             for place in sorted(places, key=lambda index: -1 if index is None else index):
                 yield Loss(place, what, kind="formula" if place is None else "")
 
-    def _document(
-        self,
-        quiz: QuizTranslations,
-        lang: str,
-        form: Form,
-        unset: frozenset[tuple[str, bool]],
-        *,
-        key: bool,
-    ) -> tuple[dict[str, object], dict[str, bytes]]:
-        texts = Texts(lang, Images(quiz.images_of(lang)), unset)
-        paper = Paper(lang, Words(lang), texts, form)
-        data = document(quiz[lang], paper, key=key, sheet=self.options.answer_sheet)
-        return data, texts.images.files
+    @staticmethod
+    def _texts(quiz: QuizTranslations, lang: str) -> Texts:
+        unset = frozenset(unset_formulas(quiz[lang]))
+        return Texts(lang, Images(quiz.images_of(lang)), unset)
 
 
 __all__ = ["PdfOptions", "PdfRenderer"]

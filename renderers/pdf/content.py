@@ -60,20 +60,28 @@ class Images:
 
 @dataclass
 class Texts:
-    """How the texts of one PDF become nodes: its language, its images, and the formulas
-    (TeX, and whether displayed) that Typst cannot set, shown as their TeX in monospace."""
+    """How the texts of one language's PDFs become nodes: the language, its images, and the
+    formulas (TeX, and whether displayed) that Typst cannot set, shown as their TeX in
+    monospace. Each text is parsed once for the exam, the key and every form (nodes are
+    never changed once made)."""
 
     lang: str
     images: Images
     unset: frozenset[tuple[str, bool]] = field(default_factory=frozenset)
+    _made: dict[tuple[str, bool], list[Node]] = field(default_factory=dict)
 
     def blocks(self, text: str) -> list[Node]:
         """A Markdown text as block nodes."""
-        return to_nodes(text, self)
+        if (made := self._made.get((text, True))) is None:
+            made = self._made[text, True] = to_nodes(text, self)
+        return made
 
     def inline(self, text: str) -> list[Node]:
         """A one-line text (a title, a drop-down's choice) as inline nodes."""
-        return _inlines(_MD.parseInline(text)[0].children or (), self)
+        if (made := self._made.get((text, False))) is None:
+            tokens = _MD.parseInline(text)[0].children or ()
+            made = self._made[text, False] = _inlines(tokens, self)
+        return made
 
 
 def isolated(text: str, lang: str) -> str:

@@ -32,8 +32,9 @@ FONT_PACKAGES = {
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 # typst-py keeps what Typst memoized while setting a document until ten later compilations
 # have not used it: the layout of a 1000-question exam is some 400 MB, and the four PDFs of
-# such a quiz would hold 1.5 GB. Past this much document data since the last time, eleven
-# empty compilations let it go.
+# such a quiz held 1.5 GB. Before a document that would bring the data set since the last time
+# past this much, eleven empty compilations let the earlier ones go (half a second after a
+# 1000-question exam, milliseconds after small ones).
 RETAINED_DATA = 256 * 1024  # bytes of JSON, about 150 MB of Typst's memory
 FORGET_AFTER = 11
 # One document of many formulas, each set on its own, to learn which Typst refuses.
@@ -59,16 +60,16 @@ class _Typst:
         """The PDF and Typst's warnings; raises typst.TypstError."""
         if self._fonts is None:
             self._fonts = typst.Fonts()
-        # A mapping of file names to bytes is a project in memory (typst-py's stubs omit it).
-        result = typst.compile_with_warnings(  # type: ignore[call-overload]
-            dict(sources), sys_inputs=dict(inputs), font_paths=self._fonts
-        )
-        self.retained += sum(len(value) for value in inputs.values())
-        if self.retained > RETAINED_DATA:
-            self.retained = 0
+        size = sum(map(len, inputs.values())) + sum(map(len, sources.values()))
+        if self.retained and self.retained + size > RETAINED_DATA:
             for _ in range(FORGET_AFTER):
                 typst.compile(b"", font_paths=self._fonts)
-        return result
+            self.retained = 0
+        self.retained += size
+        # A mapping of file names to bytes is a project in memory (typst-py's stubs omit it).
+        return typst.compile_with_warnings(  # type: ignore[call-overload]
+            dict(sources), sys_inputs=dict(inputs), font_paths=self._fonts
+        )
 
     def check(self, formulas: Iterable[str]) -> None:
         """Learn which of these Typst maths sources Typst sets: all in one document, then
