@@ -17,8 +17,9 @@ from quizbank_renderers.html import HtmlOptions, HtmlRenderer, questions
 from test_html import CONTENT, LANGS, QUIZ_ID, Elements, build, load
 
 from quizbank.images import Image
-from quizbank.model import Quiz
+from quizbank.model import Numerical, Quiz
 from quizbank.renderer import QuizTranslations
+from quizbank.variables import variants
 
 MEDIA = Path(__file__).resolve().parent / "fixtures" / "media"
 MEDIA_ID = "media"
@@ -248,13 +249,22 @@ def test_a_text_without_a_dollar_is_not_looked_at_again(
     assert "<math" not in page and "<img" not in page
 
 
+def shard_count(lang: str) -> Numerical:
+    """The bundled question that shows the diagram, a question with variables."""
+    (question,) = [q for q in load(CONTENT, lang, PRACTICE_ID).questions if q.id == "shard-count"]
+    assert isinstance(question, Numerical)
+    return question
+
+
 def test_the_bundled_diagram_and_formulas(tmp_path: Path) -> None:
     built = build(tmp_path, CONTENT, PRACTICE_ID)
     diagram = (CONTENT / "images" / "sharded-checkpoint.svg").read_bytes()
     for lang in LANGS:
         page = built[f"{lang}/{PRACTICE_ID}.html"].read_text(encoding="utf-8")
-        (image,) = Elements(page).find("img")
-        assert decoded(image["src"] or "") == ("image/svg+xml", diagram)
-        assert image["alt"]
+        images = Elements(page).find("img")  # in each variant of the question that shows it
+        assert len(images) == len(variants(PRACTICE_ID, shard_count(lang)))
+        for image in images:
+            assert decoded(image["src"] or "") == ("image/svg+xml", diagram)
+            assert image["alt"]
         maths = Ancestry(page).maths
         assert maths and all(a["dir"] == "ltr" and "bdi" not in around for a, around in maths)

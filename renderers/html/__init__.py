@@ -1,8 +1,10 @@
 """The `html` format: a self-contained page per quiz and language, and an index of the bank.
 
 Each page carries its CSS and JavaScript inline and makes no request: a learner chooses answers,
-submits, and sees the score, the right answers, the feedback and the explanations. Without
-JavaScript the questions still show and each answer waits in a closed `<details>`.
+submits, and sees the score, the right answers, the feedback and the explanations. Each attempt
+draws the sections' picks and a variant of each question with variables. Without JavaScript the
+questions still show (each question's first variant) and each answer waits in a closed
+`<details>`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ class HtmlRenderer(Renderer[HtmlOptions]):
     )
     extension: ClassVar[str] = "html"
     Options: ClassVar[type[RendererOptions]] = HtmlOptions
+    # Every variant and every question is in the page; its script draws them (draws.py).
+    handles_variables: ClassVar[bool] = True
+    handles_sections: ClassVar[bool] = True
 
     def render(self, quiz: QuizTranslations, lang: str) -> str:
         return quiz_page(quiz, lang, shuffle=self.options.shuffle)

@@ -14,12 +14,14 @@ from quizbank.i18n import N_, format_number, gettext_for, ngettext_for
 from quizbank.images import Image
 from quizbank.locales import direction, language_name, locale_for
 from quizbank.markup import media
-from quizbank.model import Essay, Question
+from quizbank.model import Essay
 from quizbank.renderer import QuizSummary, QuizTranslations
 
+from .draws import Part, draws_questions, every_question, page_parts
 from .environment import asset, environment
 from .questions import (
     ESSAYS_NOT_SCORED,
+    LEGEND,
     MOVED,
     POINTS,
     WORDS,
@@ -76,13 +78,16 @@ def number_format(lang: str) -> dict[str, Any]:
     }
 
 
-def script_data(questions: Sequence[Question], lang: str, shuffle: bool) -> dict[str, Any]:
-    """What the page's script needs: how to grade each question, the interface strings it
-    fills in, and Babel's number format for the page's language."""
+def script_data(parts: Sequence[Part], lang: str, shuffle: bool) -> dict[str, Any]:
+    """What the page's script needs: how to grade each question (each variant), the interface
+    strings it fills in, and Babel's number format for the page's language; and, when an
+    attempt asks only some of the questions, the legend it numbers them with."""
     gettext = gettext_for(lang)
+    questions = [asked.question for asked in every_question(parts)]
     scored = sum(not isinstance(question, Essay) for question in questions)
+    numbered = {"legend": gettext(LEGEND)} if draws_questions(parts) else {}
     return {
-        "questions": answer_key(questions),
+        "questions": answer_key(parts),
         "shuffle": shuffle,
         "score": gettext(SCORE_MESSAGE),
         "points": gettext(POINTS),
@@ -93,6 +98,7 @@ def script_data(questions: Sequence[Question], lang: str, shuffle: bool) -> dict
         "incorrect": gettext("Incorrect"),
         "number": number_format(lang),
         "unanswered": [_unanswered(n, lang) for n in range(scored + 1)],
+        **numbered,
     }
 
 
@@ -115,7 +121,7 @@ def embedded(images: Mapping[str, Image]) -> dict[str, str]:
 def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
     """The self-contained page of one quiz in one language, its images inside it."""
     content = quiz[lang]
-    total = len(content.questions)
+    parts = page_parts(quiz.quiz_id, content)
     images = quiz.images_of(lang)
     others = [
         LanguageLink(other, f"../{quiz_href(other, quiz.quiz_id)}")
@@ -129,11 +135,11 @@ def quiz_page(quiz: QuizTranslations, lang: str, *, shuffle: bool) -> str:
             .render(
                 quiz=content,
                 description=block_html(content.description, lang),
-                questions=questions_html(content.questions, lang),
-                total=total,
+                questions=questions_html(parts, lang),
+                total=sum(part.asked for part in parts),  # the questions of one attempt
                 others=others,
                 images=bool(images),
-                data=script_data(content.questions, lang, shuffle),
+                data=script_data(parts, lang, shuffle),
                 css=asset("quiz.css"),
                 js=asset("quiz.js"),
             )

@@ -50,6 +50,7 @@ from quizbank.model import (
 )
 from quizbank.scramble import scrambled_order
 
+from .draws import Asked, Part, every_question
 from .environment import number_html
 
 ICON = (
@@ -69,6 +70,9 @@ POINTS = N_("Points: %(score)s of %(total)s")
 MOVED = N_("%(item)s is now at position %(position)s of %(total)s")
 # Translators: the live word count under an essay's text area.
 WORDS = N_("Words: %(count)s")
+# Translators: each question's legend; the numbers come formatted; Urdu: "سوال %(num)s از
+# %(total)s".
+LEGEND = N_("Question %(num)s of %(total)s")
 ESSAYS_NOT_SCORED = N_("Essay questions are not scored here.")
 
 
@@ -103,8 +107,7 @@ def labels(lang: str) -> Labels:
     partial = escape(gettext("Partly correct"))
     unanswered = escape(gettext("Not answered"))
     return Labels(
-        # Translators: the numbers come formatted; Urdu: "سوال %(num)s از %(total)s".
-        legend=str(escape(gettext("Question %(num)s of %(total)s"))),
+        legend=str(escape(gettext(LEGEND))),
         options_dir=direction(lang),
         hint=escape(gettext("Choose all that apply.")),
         verdicts=(
@@ -227,10 +230,11 @@ def _plain(text: str, lang: str) -> str:
 class Head(NamedTuple):
     """What the writer of every type gets besides its question."""
 
-    qid: str  # the question's id, escaped
+    qid: str  # the question's id on the page (a variant's: `adam-memory__3`), escaped
     legend: str
     shared: Labels
     lang: str
+    hidden: bool = False  # a variant the page shows only when an attempt draws it
 
 
 def _start(head: Head, prompt: str, *, hint: str = "", legend_text: str = "") -> str:
@@ -245,7 +249,8 @@ def _start(head: Head, prompt: str, *, hint: str = "", legend_text: str = "") ->
     shown = legend_text or inline
     return "".join(
         (
-            f'<fieldset class="question" id="q-{qid}" data-question="{qid}"{aria}>\n',
+            f'<fieldset class="question" id="q-{qid}" data-question="{qid}"{aria}'
+            f"{' hidden' if head.hidden else ''}>\n",
             f'<legend><span class="number">{head.legend}</span>\n',
             f'<span class="prompt">{shown}</span>' if shown else "",
             "</legend>\n",
@@ -555,18 +560,47 @@ WRITERS: dict[type[Any], Callable[[Any, Head], str]] = {
 }
 
 
-def question_html(question: Question, legend: str, shared: Labels, lang: str) -> Markup:
+def question_html(question: Question, head: Head) -> Markup:
     """One question as a `<fieldset>`: its legend and prompt, its answer fields, its verdicts
     and its closed answer, written by its type's writer."""
-    head = Head(str(escape(question.id)), legend, shared, lang)
     return Markup(WRITERS[type(question)](question, head))  # from escaped and to_html parts
 
 
-def questions_html(questions: Sequence[Question], lang: str) -> Iterator[Markup]:
-    """The questions of a page, written one at a time as the template reaches them."""
+def _asked_html(asked: Asked, legend: str, shared: Labels, lang: str) -> str:
+    """A question as the page asks it: its `<fieldset>`; a question with variables, each
+    variant's, together, all but the first hidden until an attempt draws one."""
+    if not asked.drawn:
+        (qid, question), *_ = asked.variants
+        return question_html(question, Head(str(escape(qid)), legend, shared, lang))
+    fieldsets = "".join(
+        question_html(question, Head(str(escape(qid)), legend, shared, lang, hidden=n > 0))
+        for n, (qid, question) in enumerate(asked.variants)
+    )
+    return (
+        f'<div class="variants" data-question="{escape(asked.question.id)}"'
+        f' data-variants="{len(asked.variants)}">\n{fieldsets}</div>\n'
+    )
+
+
+def _part_html(part: Part, questions: Iterator[str], lang: str) -> str:
+    """A section: its title, and its questions, of which an attempt asks `data-pick`."""
+    pick = f' data-pick="{part.pick}"' if part.pick is not None else ""
+    title = f"<h2>{_html(part.title, lang, inline=True)}</h2>\n" if part.title else ""
+    return f'<div class="part"{pick}>\n{title}{"".join(questions)}</div>\n'
+
+
+def questions_html(parts: Sequence[Part], lang: str) -> Iterator[Markup]:
+    """The questions of a page, written one at a time as the template reaches them (a section
+    that has a title or a pick, whole); numbered in order, as a page without JavaScript shows
+    them all (its script numbers the questions each attempt draws)."""
     shared = labels(lang)
-    for question, legend in zip(questions, legends(shared, len(questions), lang), strict=True):
-        yield question_html(question, legend, shared, lang)
+    numbered = legends(shared, sum(len(part.questions) for part in parts), lang)
+    for part in parts:
+        written = (_asked_html(asked, next(numbered), shared, lang) for asked in part.questions)
+        if part.title is None and part.pick is None:
+            yield from map(Markup, written)
+        else:
+            yield Markup(_part_html(part, written, lang))  # from escaped and to_html parts
 
 
 # What the page's script grades each type with (assets/quiz.js, `TYPES`). Every question has
@@ -644,6 +678,11 @@ def question_spec(question: Question) -> Spec:
     return spec | SPECS[type(question)](question)
 
 
-def answer_key(questions: Sequence[Question]) -> dict[str, Spec]:
-    """Question id to what grades it, for the page's script."""
-    return {question.id: question_spec(question) for question in questions}
+def answer_key(parts: Sequence[Part]) -> dict[str, Spec]:
+    """Each question's id on the page (each variant's) to what grades it, for the page's
+    script."""
+    return {
+        qid: question_spec(question)
+        for asked in every_question(parts)
+        for qid, question in asked.variants
+    }

@@ -2,7 +2,9 @@
 // verdicts, the points, the feedback, the right answers and the explanations. No request, no
 // framework. Everything it needs comes from the JSON block #quiz-data, which holds what grades
 // each question (written by questions.py), the translated messages, and Babel's number format
-// for the page's language. Each question type is one entry of TYPES below.
+// for the page's language. Each question type is one entry of TYPES below. Each attempt draws
+// the questions it asks: a section's pick of its questions (`data-pick`), and one variant of
+// each question with variables (`data-variants`, each variant a question of its own).
 (() => {
   "use strict";
 
@@ -11,7 +13,8 @@
   const submitButton = form.querySelector("button.submit");
   const retryButton = form.querySelector("button.retry");
   const scoreBox = form.querySelector(".score");
-  const questions = Array.from(form.querySelectorAll(".question"));
+  const everyQuestion = Array.from(form.querySelectorAll(".question"));
+  let questions = everyQuestion; // the questions of this attempt (see draw)
   const specOf = (question) => data.questions[question.dataset.question];
 
   // Numbers, written with Babel's data for the page's language: its digits, symbols, grouping.
@@ -127,11 +130,14 @@
     return value !== null && answer - margin <= value && value <= answer + margin;
   }
 
+  // An index below `count`, at random: a self-check's draws need no more than Math.random.
+  const randomIndex = (count) => Math.floor(Math.random() * count);
+
   // Reorder a list's elements (Fisher-Yates).
   function shuffled(items) {
     const order = Array.from(items);
     for (let i = order.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(Math.random() * (i + 1));
+      const j = randomIndex(i + 1);
       [order[i], order[j]] = [order[j], order[i]];
     }
     return order;
@@ -433,6 +439,34 @@
     showAnswer(question, false);
   }
 
+  // Draw this attempt's questions: `data-pick` of each section's, and one variant of each
+  // question with variables; the others hidden. Numbered "Question 2 of 5" as drawn when a
+  // section asks only some of its questions.
+  function draw() {
+    for (const part of form.querySelectorAll(".part[data-pick]")) {
+      const items = Array.from(part.children).filter((item) => item.dataset.question);
+      const picked = new Set(shuffled(items).slice(0, Number(part.dataset.pick)));
+      items.forEach((item) => {
+        item.hidden = !picked.has(item);
+      });
+    }
+    for (const variants of form.querySelectorAll(".variants")) {
+      const drawn = randomIndex(variants.children.length);
+      Array.from(variants.children).forEach((variant, index) => {
+        variant.hidden = index !== drawn;
+      });
+    }
+    questions = everyQuestion.filter((question) => question.closest("[hidden]") === null);
+    if (data.legend) {
+      questions.forEach((question, index) => {
+        fill(question.querySelector("legend .number"), data.legend, {
+          num: formatNumber(index + 1),
+          total: formatNumber(questions.length),
+        });
+      });
+    }
+  }
+
   function start(question) {
     const spec = specOf(question);
     TYPES[spec.type].shuffle(question, spec);
@@ -467,9 +501,10 @@
     } else {
       scoreBox.replaceChildren();
     }
+    const essays = questions.some((question) => specOf(question).type === "essay");
     for (const [shown, note] of [
       [unanswered, data.unanswered[unanswered]],
-      [data.essays, data.essays],
+      [essays && data.essays, data.essays],
     ]) {
       if (shown) {
         const span = document.createElement("span");
@@ -505,7 +540,8 @@
 
   retryButton.addEventListener("click", () => {
     form.reset();
-    questions.forEach(clearResult);
+    everyQuestion.forEach(clearResult);
+    draw();
     questions.forEach(start);
     scoreBox.replaceChildren();
     retryButton.hidden = true;
@@ -513,6 +549,7 @@
     questions[0].querySelector("input, select, textarea, button").focus();
   });
 
+  draw();
   questions.forEach(start);
   submitButton.hidden = false;
 })();
