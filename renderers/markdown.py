@@ -77,6 +77,8 @@ from quizbank.model import (
     Ordering,
     Question,
     Quiz,
+    RangeVariable,
+    Section,
     ShortAnswer,
     ShortAnswerGap,
     SingleChoice,
@@ -90,6 +92,7 @@ from quizbank.renderer import (
     image_files,
 )
 from quizbank.scramble import scrambled_order
+from quizbank.variables import variant_question, variants
 
 # GitHub's dialect for structure (tables too); HTML on, so that leftover HTML is detectable.
 _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
@@ -533,6 +536,11 @@ class _Interface:
     wildcard: str
     arrow: str
     question: str
+    draw: str
+    formula: str
+    variables: str
+    range: str
+    choices: str
 
 
 @lru_cache(maxsize=32)
@@ -565,6 +573,16 @@ def _interface(lang: str) -> _Interface:
         # image, and, in a right-to-left language, each question of the answer key, as
         # "Question 7: 4".
         question=_("Question %(number)s"),
+        # Translators: under a section's title: each attempt asks some of its questions.
+        draw="*" + _("Draw %(pick)s of these %(count)s questions.") + "*",
+        # Translators: in the answer key of a question whose numbers change from learner to
+        # learner: the formula its answer is computed with, then its variables' values.
+        formula="*" + _("Formula:") + "* %s",
+        variables="*" + _("Variables:") + "* %s",
+        # Translators: a variable's values, e.g. "`p` from 1 to 20 in steps of 1".
+        range=_("%(name)s from %(first)s to %(last)s in steps of %(step)s"),
+        # Translators: a variable's values, e.g. "`bytes` one of 2, 4".
+        choices=_("%(name)s one of %(values)s"),
     )
 
 
@@ -976,8 +994,77 @@ def _header(quiz: Quiz, page: _Page) -> list[str]:
 _END_OF_LIST = "&nbsp;"
 
 
+def _sections(quiz: Quiz) -> list[tuple[Section | None, list[Question]]]:
+    """The quiz's questions in its sections' order, each section with its own; or all of them
+    as written, in no section."""
+    if not quiz.sections:
+        return [(None, list(quiz.questions))]
+    by_id = {question.id: question for question in quiz.questions}
+    return [(section, [by_id[qid] for qid in section.questions]) for section in quiz.sections]
+
+
+def _section_head(section: Section, page: _Page) -> list[str]:
+    """A section's title as a heading, and how many of its questions to draw if not all."""
+    heading = [f"## {page.split(section.title)[0]}"] if section.title else []
+    count = len(section.questions)
+    if section.pick is None or section.pick >= count:
+        return heading
+    numbers = {
+        "pick": format_number(section.pick, page.lang),
+        "count": format_number(count, page.lang),
+    }
+    return [*heading, page.interface.draw % numbers]
+
+
+def _shown(quiz_id: str, question: Question) -> Question:
+    """The question as the page shows it: a question with variables as its first variant."""
+    if isinstance(question, Numerical | Cloze) and question.variables:
+        return variant_question(question, variants(quiz_id, question)[0])
+    return question
+
+
+def _number(value: float, lang: str) -> str:
+    return format_number(int(value) if value.is_integer() else value, lang)
+
+
+def _values(name: str, question: Numerical | Cloze, page: _Page) -> str:
+    """A variable's values as the key shows them: its range, or the values it is drawn from."""
+    assert question.variables
+    variable, lang = question.variables[name], page.lang
+    code = _code(name, lang)
+    if isinstance(variable, RangeVariable):
+        first, last, step = (_number(v, lang) for v in (variable.start, variable.to, variable.step))
+        return page.interface.range % {"name": code, "first": first, "last": last, "step": step}
+    shown = option_list(lang, [_number(value, lang) for value in variable.choices])
+    return page.interface.choices % {"name": code, "values": shown}
+
+
+def _variables_key(question: Question, page: _Page) -> list[str]:
+    """In the key of a question with variables: the formula of its answer (of each numerical
+    gap's), and its variables' values."""
+    if not (isinstance(question, Numerical | Cloze) and question.variables):
+        return []
+    lang = page.lang
+    if isinstance(question, Numerical):
+        formulas = [_code(question.answer, lang)] if isinstance(question.answer, str) else []
+    else:
+        formulas = [
+            f"({format_number(n, lang)}) {_code(gap.answer, lang)}"
+            for n, gap_id in enumerate(question.gap_order, 1)
+            for gap in (question.gaps[gap_id],)
+            if isinstance(gap, NumericalGap) and isinstance(gap.answer, str)
+        ]
+    values = ("؛ " if page.rtl else "; ").join(
+        _values(name, question, page) for name in question.variables
+    )
+    shown = [page.interface.formula % " · ".join(formulas)] if formulas else []
+    return [*shown, page.interface.variables % values]
+
+
 def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
-    """One quiz as a Markdown page: questions, then (unless `answers` is false) the answer key.
+    """One quiz as a Markdown page: questions (under their sections' titles), then (unless
+    `answers` is false) the answer key. A question with variables shows its first variant; the
+    key gives its formula and its variables' values too.
 
     One pass over the questions writes both sections, each text split only once."""
     interface = _interface(quiz.lang)
@@ -985,20 +1072,29 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     page = _Page(quiz.lang, interface, rtl)
     blocks = _header(quiz, page)
     key = [interface.answer_key] if answers else []
-    for number, question in enumerate(quiz.questions, 1):
-        parts = _TYPES[type(question)](question, page)
-        lead, rest = page.split(parts.prompt)
-        shown = format_number(number, quiz.lang)
-        named = interface.question % {"number": shown}
-        if lead.startswith("!["):  # a diagram first: below a heading that names the question
-            blocks += [f"## {named}", *_laid_out([page.blocks(parts.prompt), *parts.body])]
-        else:
-            blocks += [f"## {shown}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
-        if answers:
-            # On a right-to-left page, a word of the language first: a host's `dir="auto"`
-            # would lay out `### 7. 4` (no right-to-left letter) left to right.
-            key.append(f"### {named}: {parts.answer}" if rtl else f"### {shown}. {parts.answer}")
-            key += _laid_out([*parts.key, page.blocks(question.explanation)])
+    level = "###" if quiz.sections else "##"  # under the sections' titles
+    number = 0
+    for section, questions in _sections(quiz):
+        blocks += _section_head(section, page) if section else []
+        for written in questions:
+            number += 1
+            question = _shown(quiz.id, written)
+            parts = _TYPES[type(question)](question, page)
+            lead, rest = page.split(parts.prompt)
+            shown = format_number(number, quiz.lang)
+            named = interface.question % {"number": shown}
+            if lead.startswith("!["):  # a diagram first: below a heading naming the question
+                blocks += [f"{level} {named}", *_laid_out([page.blocks(parts.prompt), *parts.body])]
+            else:
+                blocks += [f"{level} {shown}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
+            if answers:
+                # On a right-to-left page, a word of the language first: a host's `dir="auto"`
+                # would lay out `### 7. 4` (no right-to-left letter) left to right.
+                key.append(
+                    f"### {named}: {parts.answer}" if rtl else f"### {shown}. {parts.answer}"
+                )
+                extra = [*parts.key, *_variables_key(written, page)]
+                key += _laid_out([*extra, page.blocks(question.explanation)])
     body = "\n\n".join(block for block in blocks + key if block)
     if rtl:
         body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'
@@ -1010,6 +1106,10 @@ class MarkdownRenderer(Renderer[MarkdownOptions]):
     description = "A readable Markdown quiz with an answer key, for docs and repositories."
     extension = "md"
     Options = MarkdownOptions
+    # A question with variables shows its first variant, its formula and variables in the key;
+    # each section its title and how many of its questions to draw.
+    handles_variables = True
+    handles_sections = True
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         """Each language's page, and the images they show beside them, where the pages' links
