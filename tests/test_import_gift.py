@@ -15,7 +15,7 @@ import quizbank_renderers.moodle_text as moodle
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from quizbank_renderers.gift import accepted_answers, html_text
+from quizbank_renderers.gift import GiftOptions, GiftRenderer, accepted_answers, html_text
 from quizbank_renderers.moodle_types import plain_line as line_of
 
 from quizbank.build import BuildRequest, build
@@ -43,6 +43,7 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.registry import discover_renderers
+from quizbank.renderer import QuizTranslations, rendered_quiz
 
 WJ = "\u2060"
 GIFT_TYPES = {
@@ -907,12 +908,17 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _quizzes() -> list[tuple[str, Quiz]]:
+    """Each quiz as build gives it to the GIFT renderer (a question with variables as its
+    first variant)."""
     found = []
+    renderer = GiftRenderer(GiftOptions())
     for folder in (REPO / "content", REPO / "tests" / "fixtures" / "types"):
         for path in sorted(folder.glob("*/*.yaml")):
             loaded = load_quiz(path)
             if loaded.quiz is not None:
-                found.append((path.parent.name, loaded.quiz))
+                lang, quiz = path.parent.name, loaded.quiz
+                given = rendered_quiz(QuizTranslations(quiz.id, {lang: quiz}, [lang]), renderer)
+                found.append((lang, given[lang]))
     return found
 
 
