@@ -42,9 +42,11 @@ from quizbank.crosslang import reference_language
 from quizbank.errors import RendererError
 from quizbank.locales import option_letter
 from quizbank.markup import to_plain
-from quizbank.model import Question, Quiz
-from quizbank.renderer import OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.model import Cloze, Numerical, Question, Quiz
+from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.variables import variant_question, variants
 
+from .moodle_calculated import Placeholders, shown_differently
 from .moodle_text import (
     Syntax,
     Versions,
@@ -63,7 +65,7 @@ from .moodle_text import (
     untagged,
     without_images,
 )
-from .moodle_types import WRITERS, Settings
+from .moodle_types import WRITERS, Settings, calculated
 from .multilang import spans
 
 _BOOLEAN_WORDS = {"true": True, "yes": True, "on": True, "1": True}
@@ -119,17 +121,50 @@ def _tags(tags: Sequence[str]) -> str:
     return f"    <tags>\n{items}    </tags>\n"
 
 
-def _category_title(versions: Versions[Quiz], syntax: Syntax) -> str:
-    """The quiz's title as a category's name: plain text; in a file of several languages, every
-    language's, in the `syntax` of the file. Moodle stores a category's name as the file gives
-    it (multilang spans and tags included) and shows it through format_string(), which filters
-    it when *Filter all strings* is on (tags stripped otherwise), so that an import of the file
-    gets every language's title back."""
-    titles = [(lang, inert_text(untagged(to_plain(quiz.title)))) for lang, quiz in versions]
-    if len(titles) == 1:
+def _category_title(versions: Versions[str], syntax: Syntax) -> str:
+    """A title (the quiz's, a section's) as a category's name: plain text; in a file of several
+    languages, every language's, in the `syntax` of the file. Moodle stores a category's name
+    as the file gives it (multilang spans and tags included) and shows it through
+    format_string(), which filters it when *Filter all strings* is on (tags stripped
+    otherwise), so that an import of the file gets every language's title back."""
+    titles = [(lang, inert_text(untagged(to_plain(title)))) for lang, title in versions]
+    if len(titles) == 1 or len({title for _, title in titles}) == 1:
         return titles[0][1]
     texts = [(lang, escape(title, quote=False)) for lang, title in titles]
     return _mlang2(texts) if syntax == "mlang2" else spans(texts)
+
+
+def _category(path: str, info: str = "") -> str:
+    """A category question: the questions after it go to the category `path` (made when
+    missing), under the course's top category."""
+    return (
+        '  <question type="category">\n'
+        "    <category>\n"
+        f"      <text>{_cdata(f'$course$/top/{path}')}</text>\n"
+        "    </category>\n"
+        f"{_field('info', info)}"
+        "  </question>\n"
+    )
+
+
+def _placed(versions: Versions[Quiz], syntax: Syntax) -> Iterator[tuple[str, Versions[Question]]]:
+    """Each question with its versions, after its section's category path below the quiz's
+    (empty without sections), in the order of the sections."""
+    questions = _aligned([(lang, quiz.questions) for lang, quiz in versions])
+    sections = _aligned([(lang, quiz.sections or []) for lang, quiz in versions])
+    if not sections:
+        for _, same in questions:
+            yield "", same
+        return
+    by_id = {question.id: same for question, same in questions}
+    for section, same_sections in sections:
+        titles = [(lang, each.title or each.id) for lang, each in same_sections]
+        path = category_name(_category_title(titles, syntax))
+        for question_id in section.questions:
+            if question_id in by_id:
+                yield path, by_id.pop(question_id)
+    for same in by_id.values():  # (validate refuses sections that leave one out)
+        yield "", same
 
 
 class MoodleRenderer(Renderer[MoodleOptions]):
@@ -139,6 +174,9 @@ class MoodleRenderer(Renderer[MoodleOptions]):
     description = "Moodle XML for the question bank import (optionally bilingual, multilang)"
     extension = "xml"
     Options = MoodleOptions
+    handles_variables = True
+    handles_sections = True
+    quiz_loss_kinds = ("sections",)
 
     def __init__(self, options: MoodleOptions) -> None:
         super().__init__(options)
@@ -188,13 +226,26 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         or the whole text before it is encoded, held several times that for a big quiz.
         """
         try:
-            parts = [_encoded(self._category(versions, label, bank))]
+            top = self._top(versions, label, bank)
+            info = without_images(_html(versions, _DESCRIPTION, self._syntax))
+            parts = [_encoded(f"{_XML_DECLARATION}<quiz>\n{_category(top, info)}")]
         except ValueError as exc:
             raise RendererError(f"renderer 'moodle': quiz {quiz_id!r}: {exc}") from None
         end = f"{_tags(versions[0][1].tags)}  </question>\n"
-        for question, same in _aligned([(lang, version.questions) for lang, version in versions]):
+        current = top
+        for section, same in _placed(versions, self._syntax):
+            question = same[0][1]
+            path = f"{top}/{section}" if section else top
             try:
-                parts.append(_encoded(self._question(quiz_id, same, end)))
+                if path != current:
+                    parts.append(_encoded(_category(path)))
+                    current = path
+                if isinstance(question, Cloze) and question.variables:
+                    current = f"{path}/{category_name(question_name(question))}"
+                    parts.append(_encoded(_category(current)))
+                    parts += [_encoded(xml) for xml in self._variants(quiz_id, same, end)]
+                else:
+                    parts.append(_encoded(self._question(quiz_id, same, end)))
             except ValueError as exc:
                 raise RendererError(
                     f"renderer 'moodle': quiz {quiz_id!r} question {question.id!r}: {exc}"
@@ -202,28 +253,32 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         parts.append(b"</quiz>\n")
         return b"".join(parts)
 
-    def _category(self, versions: Versions[Quiz], label: str, bank: str | None) -> str:
-        """The XML declaration, then a category named after the quiz (under the bank's, in a
-        bank), its description as the category's information (in which Moodle's importer takes
-        no file: images are their alt text).
+    def _top(self, versions: Versions[Quiz], label: str, bank: str | None) -> str:
+        """The path of the quiz's category, named after the quiz (under the bank's, in a bank);
+        its description is the category's information (in which Moodle's importer takes no
+        file: images are their alt text).
 
-        The category has no idnumber: Moodle finds categories by name, and a renamed quiz would
+        Categories have no idnumber: Moodle finds categories by name, and a renamed quiz would
         otherwise create a second category with the same idnumber, which aborts the import.
         """
-        title = f"{_category_title(versions, self._syntax)} ({label})"
-        info = without_images(_html(versions, _DESCRIPTION, self._syntax))
-        path = category_name(title)
+        titles = [(lang, quiz.title) for lang, quiz in versions]
+        path = category_name(f"{_category_title(titles, self._syntax)} ({label})")
         if bank is not None:
             path = f"{category_name(inert_text(untagged(bank)))}/{path}"
-        return (
-            f"{_XML_DECLARATION}<quiz>\n"
-            '  <question type="category">\n'
-            "    <category>\n"
-            f"      <text>{_cdata(f'$course$/top/{path}')}</text>\n"
-            "    </category>\n"
-            f"{_field('info', info)}"
-            "  </question>\n"
-        )
+        return path
+
+    def _variants(self, quiz_id: str, versions: Versions[Question], end: str) -> Iterator[str]:
+        """A cloze with variables: each variant a multianswer question (Moodle's multianswer
+        has no variables), `<quiz>/<question>/<n>` its idnumber."""
+        first = versions[0][1]
+        assert isinstance(first, Cloze)
+        for number, values in enumerate(variants(quiz_id, first), 1):
+            same = [
+                (lang, variant_question(q, values))
+                for lang, q in versions
+                if isinstance(q, Cloze) and q.variables
+            ]
+            yield self._question(quiz_id, same, end, f"{first.id}/{number}")
 
     def _numbering(self, langs: list[str]) -> str:
         """How Moodle numbers the options: as asked; by default `none` for a file only in a
@@ -233,14 +288,23 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             return self.options.numbering
         return "none"
 
-    def _question(self, quiz_id: str, versions: Versions[Question], end: str) -> str:
+    def _question(
+        self, quiz_id: str, versions: Versions[Question], end: str, idnumber: str = ""
+    ) -> str:
         """One question, its type's parts from its writer; `end` closes it, with the quiz's
-        tags, after its answers."""
+        tags, after its answers. A numerical question with variables is Moodle's calculated
+        question, its texts' placeholders kept for Moodle to fill in."""
         first = versions[0][1]
         kind = type(first)
         same = [(lang, q) for lang, q in versions if type(q) is kind]
-        written = WRITERS[kind](first, same, self._settings([lang for lang, _ in same]))
         name = question_name(first)
+        if isinstance(first, Numerical) and first.variables:
+            marks = Placeholders(first.decimals)
+            same = [(lang, _marked(q, marks)) for lang, q in same]
+            written = calculated(first, variants(quiz_id, first))
+        else:
+            marks = None
+            written = WRITERS[kind](first, same, self._settings([lang for lang, _ in same]))
         questiontext = written.questiontext
         explanation = _html(same, _EXPLANATION, self._syntax)
         if questiontext is None:
@@ -248,7 +312,7 @@ class MoodleRenderer(Renderer[MoodleOptions]):
         else:  # a cloze's: Moodle's export replaces each `{#1}` of the question, name and all
             name, explanation = _braces_inert(name), _braces_inert(explanation)
         grade = f"    <defaultgrade>{first.points:.7f}</defaultgrade>\n" if written.graded else ""
-        return (
+        xml = (
             f'  <question type="{written.kind}">\n'
             "    <name>\n"
             f"      <text>{_cdata(name)}</text>\n"
@@ -258,9 +322,10 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             f"{grade}"
             f"    <penalty>{written.penalty}</penalty>\n"
             "    <hidden>0</hidden>\n"
-            f"    <idnumber>{_cdata(idnumber_of(quiz_id, first.id))}</idnumber>\n"
+            f"    <idnumber>{_cdata(idnumber_of(quiz_id, idnumber or first.id))}</idnumber>\n"
             f"{written.body}{end}"
         )
+        return marks.restore(xml) if marks is not None else xml
 
     def _settings(self, langs: list[str]) -> Settings:
         """The settings of every question in `langs`, made once per set of languages."""
@@ -270,3 +335,39 @@ class MoodleRenderer(Renderer[MoodleOptions]):
             settings = Settings(self._syntax, self.options.shuffle, self._numbering(langs))
             self._settings_by_langs[key] = settings
         return settings
+
+    def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
+        """A section's pick, which question XML cannot say; a cloze with variables, written as
+        its variants; a computed value Moodle shows as another number."""
+        yield from super().losses(quiz, lang)
+        current = quiz[lang]
+        for section in current.sections or ():
+            count = len(section.questions)
+            if section.pick is not None and section.pick < count:
+                yield Loss(
+                    None,
+                    f"draws {section.pick} of the {count} questions of its section "
+                    f"{section.id}: Moodle XML cannot say so; the section is a sub-category: add "
+                    f"'a random question' from it {section.pick} times to the Moodle quiz",
+                    kind="sections",
+                )
+        for index, question in enumerate(current.questions):
+            if isinstance(question, Cloze) and question.variables:
+                count = len(variants(current.id, question))
+                yield Loss(
+                    index,
+                    f"is its {count} variants, each a multianswer question in a sub-category of "
+                    "its own (Moodle's multianswer has no variables): add a random question "
+                    "from it to the Moodle quiz",
+                )
+            elif isinstance(question, Numerical) and question.variables:
+                for value in shown_differently(question, current.id):
+                    yield Loss(index, f"shows {value}")
+
+
+def _marked(question: Question, marks: Placeholders) -> Question:
+    """A question whose prompt and explanation have their placeholders as marks."""
+    update = {"prompt": marks.mark(question.prompt)}
+    if question.explanation:
+        update["explanation"] = marks.mark(question.explanation)
+    return question.model_copy(update=update)

@@ -74,7 +74,9 @@ from quizbank.model import (
     SingleChoice,
     TrueFalse,
 )
+from quizbank.variables import Values
 
+from . import moodle_calculated as mc
 from . import moodle_text as mt
 from .multilang import spans
 
@@ -211,6 +213,43 @@ def _numerical(first: Numerical, versions: mt.Versions[Numerical], settings: Set
         f"      <tolerance>{plain_number(first.tolerance_value)}</tolerance>\n"
         "    </answer>\n"
         f"{_NO_UNITS}",
+    )
+
+
+# Moodle keeps no combined feedback of a calculated question, and its export writes it without
+# a format: so does quizbank (the real Moodle reported the format as a difference).
+_CALCULATED_FEEDBACK = "".join(
+    f"    <{tag}>\n      <text></text>\n    </{tag}>\n"
+    for tag in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback")
+)
+
+
+def calculated(first: Numerical, drawn: Sequence[Values]) -> Written:
+    """A numerical question with variables: Moodle's `calculated`, its formula the answer
+    within its tolerance, its variables private datasets whose items are the variants
+    (moodle_calculated.py)."""
+    assert isinstance(first.answer, str | float | int)
+    tolerance, kind = mc.tolerance(first)
+    length, answer_format = mc.answer_length(first)
+    answer = first.answer if isinstance(first.answer, str) else plain_number(first.answer)
+    return Written(
+        "calculated",
+        "0.3333333",
+        "    <synchronize>0</synchronize>\n"
+        "    <single>0</single>\n"
+        "    <answernumbering>abc</answernumbering>\n"
+        "    <shuffleanswers>0</shuffleanswers>\n"
+        f"{_CALCULATED_FEEDBACK}"
+        '    <answer fraction="100">\n'
+        f"      <text>{mt._cdata(answer)}</text>\n"
+        f"      <tolerance>{tolerance}</tolerance>\n"
+        f"      <tolerancetype>{kind}</tolerancetype>\n"
+        f"      <correctanswerformat>{answer_format}</correctanswerformat>\n"
+        f"      <correctanswerlength>{length}</correctanswerlength>\n"
+        f"{_EMPTY_FEEDBACK}"
+        "    </answer>\n"
+        f"{_NO_UNITS}"
+        f"{mc.datasets(first, drawn)}",
     )
 
 
