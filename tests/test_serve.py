@@ -22,15 +22,9 @@ from playwright.sync_api import expect, sync_playwright
 from quizbank.cli import _parser, main
 from quizbank.diagnostics import Diagnostic, Position, Severity
 from quizbank.registry import discover_renderers
-from quizbank.serve import (
-    LIVE_SCRIPT,
-    SCRIPT_PATH,
-    Serving,
-    error_page,
-    live_page,
-    relax_csp,
-    start,
-)
+from quizbank.serve import Serving, start
+from quizbank.serve.live import LIVE_SCRIPT, SCRIPT_PATH, live_page, relax_csp
+from quizbank.serve.problem_pages import error_page
 
 ROOT = Path(__file__).resolve().parents[1]
 QUIZ_ID = "checkpoint-sharding"

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, sync_playwright
 from test_html_browser import CHROMIUM, CHROMIUM_ARGS
 
 from quizbank.diagnostics import Diagnostic, Position, Severity
-from quizbank.serve import error_page
+from quizbank.serve.problem_pages import error_page
 
 PATH = "content/ur/x.yaml"
 LINE = 'prompt: "جب weights_only نہ دیا جائے: تو <b> کیا ہوتا ہے؟"'

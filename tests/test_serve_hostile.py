@@ -20,9 +20,9 @@ import pytest
 from conftest import CONTENT, QUIZ
 from quizbank_renderers.html import HtmlRenderer
 
-from quizbank import serve
 from quizbank.registry import discover_renderers
-from quizbank.serve import Serving, start
+from quizbank.serve import Serving, server, start
+from quizbank.serve.live import EVENTS_PATH, SCRIPT_PATH
 
 DEADLINE = 30.0  # seconds: far beyond what any step takes; only keeps a failure from hanging
 PAGE = f"/en/{QUIZ}.html"
@@ -127,7 +127,7 @@ def test_only_requests_naming_this_server_are_answered(serving: Serving) -> None
     for host in ("127.0.0.1", "localhost", "LOCALHOST", f"127.0.0.1:{port}"):
         assert get(serving, PAGE, host)[0] == 200, host
     for host in ("attacker.example", "127.0.0.1.attacker.example", "localhost.", "[::1]", "", None):
-        for path in (PAGE, "/", serve.SCRIPT_PATH, serve.EVENTS_PATH):
+        for path in (PAGE, "/", SCRIPT_PATH, EVENTS_PATH):
             status, body = get(serving, path, host)
             assert status == 403, (host, path)
             assert "answers only requests for 127.0.0.1 or localhost" in body
@@ -150,7 +150,7 @@ def test_the_host_it_is_served_on_is_answered_too(content: Path) -> None:
 def test_a_client_that_goes_away_prints_no_traceback(
     serving: Serving, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for path in (PAGE, "/", serve.SCRIPT_PATH):
+    for path in (PAGE, "/", SCRIPT_PATH):
         for _ in range(3):
             with socket.create_connection(address(serving), timeout=DEADLINE) as client:
                 client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
@@ -165,7 +165,7 @@ def test_a_client_that_goes_away_prints_no_traceback(
 def test_a_connection_that_sends_nothing_is_closed(
     content: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(serve, "SOCKET_TIMEOUT", 0.5, raising=False)
+    monkeypatch.setattr(server, "SOCKET_TIMEOUT", 0.5)
     running = start([content], discover_renderers(), port=0)
     try:
         with socket.create_connection(address(running), timeout=DEADLINE) as idle:
@@ -178,7 +178,7 @@ def test_a_connection_that_sends_nothing_is_closed(
 def test_connections_beyond_the_cap_are_turned_away_without_a_thread(
     content: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(serve, "MAX_CONNECTIONS", 2, raising=False)
+    monkeypatch.setattr(server, "MAX_CONNECTIONS", 2)
     running = start([content], discover_renderers(), port=0)
     try:
         held = [socket.create_connection(address(running), timeout=DEADLINE) for _ in range(2)]
