@@ -19,7 +19,8 @@ JSON report and once with the text report. A mutant fails when a run
 - and when the two reports disagree (exit code, number of diagnostics).
 
 Every mutant is then built, `quizbank build` in every format (what validate accepts, every
-renderer must render): the build fails on a traceback, a signal, an exit code other than 0 or 1,
+renderer must render; `--build-format pdf` builds a format that a plain build leaves out): the
+build fails on a traceback, a signal, an exit code other than 0 or 1,
 the time or memory bound, or an exit code other than validate's. About a third of the mutants are
 changed within the types instead of byte by byte (scripts/fuzz_values.py: huge, tiny and negative
 numbers, the most options, gaps and questions, the longest texts, formulas), so that most of them
@@ -37,6 +38,7 @@ Mutant N of seed S is made by random.Random(f"{S}:{N}") alone, so `--seed S --on
     python scripts/fuzz.py --seed 1 --count 2000 --fork    # forked children call cli.main
     python scripts/fuzz.py --seed 1 --only 37 --keep out/  # replay one mutant, save its bank
     python scripts/fuzz.py --seed 1 --count 500 --minimize # shrink one mutant per distinct failure
+    python scripts/fuzz.py --count 300 --build-format pdf  # build the mutants into paper exams
     python scripts/fuzz.py --count 0 --formulas 10000 --import-sizes 100000,1000000
 """
 
@@ -1112,11 +1114,13 @@ def fuzz(
     formats: tuple[str, ...] = ("json", "text", "build"),
     options: dict[str, list[str]] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
+    build_formats: tuple[str, ...] = (),
 ) -> list[Outcome]:
-    """Run every mutant through validate in every report format, and through build; return the
-    outcomes in mutant order."""
+    """Run every mutant through validate in every report format, and through build (a plain
+    build, or `-f` each of `build_formats`); return the outcomes in mutant order."""
     options = options or report_options()
     runner = Runner(jobs, timeout, max_rss_mb, fork)
+    chosen = [arg for name in build_formats for arg in (b"-f", name.encode())]
     work = Path(tempfile.mkdtemp(prefix="quizbank-fuzz-"))
     waiting: dict[int, tuple[Mutant, dict[str, RunResult]]] = {}
     outcomes: list[Outcome] = []
@@ -1130,7 +1134,8 @@ def fuzz(
             for fmt in formats:
                 argv = [os.fsencode(sys.executable), b"-m", b"quizbank"]
                 if fmt == BUILD:  # every format, written into the bank's own folder
-                    argv += [b"build", b"--no-cache", b"-j", b"1", b"-o", b"out", mutant.target]
+                    argv += [b"build", b"--no-cache", b"-j", b"1", b"-o", b"out", *chosen]
+                    argv.append(mutant.target)
                 else:
                     argv += [b"validate", *(a.encode() for a in options[fmt]), mutant.target]
                 yield _Job(
@@ -1284,6 +1289,7 @@ def minimize(
     fork: bool,
     options: dict[str, list[str]],
     budget: int = 300,
+    build_formats: tuple[str, ...] = (),
 ) -> bytes:
     """Delta debugging on the mutated file's lines, then on its bytes, keeping failure `key`."""
     mutant = outcome.mutant
@@ -1309,6 +1315,7 @@ def minimize(
             fork=fork,
             formats=formats,
             options=options,
+            build_formats=build_formats,
         )[0]
         return any((f.kind, f.signature) == key for f in got.failures)
 
@@ -1452,6 +1459,14 @@ def main(argv: list[str] | None = None) -> int:
         help="fuzzed calculated-question formulas to read and evaluate (default 10000)",
     )
     parser.add_argument(
+        "--build-format",
+        action="append",
+        default=[],
+        metavar="FORMAT",
+        help="build the mutants in FORMAT alone (repeatable), such as pdf, which a plain build "
+        "leaves out; default: a plain build, every format built by default",
+    )
+    parser.add_argument(
         "--import-sizes",
         default="100000,1000000",
         help="sizes in bytes of the hostile files for quizbank import, comma-separated, or none",
@@ -1524,6 +1539,7 @@ def main(argv: list[str] | None = None) -> int:
         fork=args.fork,
         options=options,
         on_outcome=progress,
+        build_formats=tuple(args.build_format),
     )
     print(summary(outcomes, time.monotonic() - started))
     if args.minimize:
@@ -1538,6 +1554,7 @@ def main(argv: list[str] | None = None) -> int:
                 max_rss_mb=args.max_rss_mb,
                 fork=args.fork,
                 options=options,
+                build_formats=tuple(args.build_format),
             )
             print(
                 f"\n[{key[0]}] {key[1]}: minimal {outcome.mutant.mutated!r} "
