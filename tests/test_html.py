@@ -44,11 +44,17 @@ def load(folder: Path, lang: str, quiz_id: str) -> Quiz:
     return load_with_images(folder, lang, quiz_id)[0]
 
 
-def build(out: Path, folder: Path, quiz_id: str, *, shuffle: bool = False) -> dict[str, Path]:
+def build(
+    out: Path, folder: Path, quiz_id: str, *, shuffle: bool = False, every_question: bool = False
+) -> dict[str, Path]:
     """Render one quiz in both languages, its images inside the pages, and the index, with the
-    renderer itself."""
+    renderer itself; with `every_question`, without its sections, so that every attempt asks
+    every question (one variant of each with variables)."""
     loaded = {lang: load_with_images(folder, lang, quiz_id) for lang in LANGS}
-    quizzes = {lang: quiz for lang, (quiz, _) in loaded.items()}
+    quizzes = {
+        lang: quiz.model_copy(update={"sections": None}) if every_question else quiz
+        for lang, (quiz, _) in loaded.items()
+    }
     images = {lang: found for lang, (_, found) in loaded.items()}
     renderer = HtmlRenderer(HtmlOptions(shuffle=shuffle))
     translations = QuizTranslations(quiz_id, quizzes, list(LANGS), images)
