@@ -269,19 +269,36 @@ def test_losses_of_every_type_penalty_hints_hidden_combined_feedback() -> None:
 
 def test_types_the_model_lacks_are_skipped_with_their_line() -> None:
     found = bank(
-        question("calculated", ""),
+        question("calculatedmulti", ""),
         question("ddimageortext", ""),
         question("description", ""),
         question("someplugin", ""),
         question("essay", "", penalty="0"),
     )
     assert [(s.line, s.why) for s in found.skipped] == [
-        (4, "calculated questions (formulas with wildcards) have no quizbank type"),
+        (
+            4,
+            "calculated multichoice (choices computed by formulas) has no quizbank type: "
+            "quizbank computes numbers, not choices",
+        ),
         (5, "drag-and-drop onto an image has no quizbank type"),
         (6, "a description is not a question: quizbank has no type for it"),
         (7, "quizbank has no type for Moodle's 'someplugin' questions"),
     ]
     assert len(found.categories[0].questions) == 1
+
+
+def test_a_calculated_question_without_dataset_items_is_skipped() -> None:
+    """A calculated question is a numerical one with variables (test_import_calculated.py);
+    without dataset items there is no variant to ask."""
+    found = bank(question("calculated", ""))
+    assert [(s.line, s.why) for s in found.skipped] == [
+        (
+            4,
+            "calculated questions without dataset items (their wildcards' values) have nothing "
+            "to ask",
+        ),
+    ]
 
 
 def test_embedded_files_are_read_by_name() -> None:

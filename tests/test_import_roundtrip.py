@@ -37,7 +37,7 @@ from quizbank.model import (
     question_texts,
 )
 from quizbank.registry import discover_renderers
-from quizbank.variables import variant_question, variants
+from quizbank.variables import variable_values, variant_question, variants
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SOURCES = {
@@ -66,10 +66,9 @@ def originals(source: Path, written_by: str | None = None) -> dict[tuple[str, st
 
 def as_written(quiz: Quiz, fmt: str) -> Quiz:
     """The quiz as the renderer of `fmt` is given it (quizbank.renderer.rendered_quiz): one
-    that draws no variants, as Moodle's and GIFT's do not yet, writes each question with
-    variables as its first variant (a loss that build reports), and that is what an import can
-    give back; its `seed` and `decimals` shaped the variant and are gone with the variables.
-    Sections are not compared: no format's import reads them yet."""
+    that draws no variants writes each question with variables as its first variant (a loss
+    that build reports), and that is what an import can give back; its `seed` and `decimals`
+    shaped the variant and are gone with the variables. Moodle XML draws them (calculated)."""
     if discover_renderers().get(fmt).cls.handles_variables:
         return quiz
     questions = [
@@ -155,8 +154,19 @@ def normalised(value: Any, lang: str, key: str = "", plain: bool = False) -> Any
     return value
 
 
-def comparable(question: Question, lang: str) -> Any:
+def comparable(question: Question, lang: str, quiz_id: str = "") -> Any:
+    """What the round trip keeps of a question. Of one with variables: the formula, the
+    variables' names and bounds, and every variant's values (Moodle's dataset items: drawn
+    variants come back listed, and a range's step as its decimals)."""
     data = relabelled(question)
+    if isinstance(question, Numerical | Cloze) and question.variables:
+        data["variants"] = variants(quiz_id, question)
+        data["variables"] = {
+            name: (min(values), max(values))
+            for name in question.variables
+            for values in (variable_values(question.variables[name]),)
+        }
+        data["seed"] = None
     if isinstance(question, Cloze):
         data["gaps"] = {k: normalised(g, lang, "gap") for k, g in data["gaps"].items()}
     return normalised(data, lang)
@@ -185,6 +195,11 @@ def assert_same(
         assert to_plain(back.title) == to_plain(original.title)
     assert to_html(back.description, back.lang) == to_html(original.description, original.lang)
     assert back.tags == original.tags
+    # Sections are sub-categories: their ids (from the reference language's titles), titles
+    # and questions come back; Moodle's question XML keeps no pick.
+    assert [(s.title, s.questions) for s in back.sections or ()] == [
+        (s.title, s.questions) for s in original.sections or ()
+    ]
     theirs_by_id = {q.id: q for q in original.questions}
     if any_order:  # Moodle's own export lists a category's questions by type
         assert sorted(q.id for q in back.questions) == sorted(theirs_by_id)
@@ -192,7 +207,8 @@ def assert_same(
         assert [q.id for q in back.questions] == [q.id for q in original.questions]
     for mine in back.questions:
         theirs = theirs_by_id[mine.id]
-        left, right = comparable(mine, back.lang), comparable(theirs, original.lang)
+        left = comparable(mine, back.lang, back.id)
+        right = comparable(theirs, original.lang, original.id)
         if multilang_reference:  # each language's answers, and the others' in its script
             for got, wanted in zip(accepted(left), accepted(right), strict=True):
                 assert set(wanted) <= set(got), mine.id

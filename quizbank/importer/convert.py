@@ -100,11 +100,44 @@ def convert(
         imported.losses.append(Loss(skipped.line, skipped.name, f"left out: {skipped.why}"))
     images = _Images(imported, existing_image)
     quiz_ids: set[str] = set()
-    for category in bank.categories:
+    for category in _with_sections(bank.categories):
         if category.questions:
             _category(category, bank, languages, found, imported, images, quiz_ids)
     imported.losses = list(dict.fromkeys(imported.losses))  # each language found the same
     return imported
+
+
+def _with_sections(categories: list[SourceCategory]) -> list[SourceCategory]:
+    """The quizzes of a file's categories: a category below one of the file named as quizbank's
+    export names a quiz (`Title (en)`) is a section of it, its questions (and its own
+    sub-categories', such as a question's variants) joined to the quiz's, in the file's order
+    (quizbank's export writes a quiz's sections so: `<quiz>/<section>`); any other category is
+    a quiz of its own."""
+    by_path = {tuple(category.path): category for category in categories}
+    merged: dict[tuple[str, ...], SourceCategory] = {}
+    for category in categories:
+        path = tuple(category.path)
+        root = next(
+            (
+                path[:n]
+                for n in range(1, len(path))
+                if path[:n] in by_path and _LABEL.search(path[n - 1])
+            ),
+            path,
+        )
+        quiz = merged.get(root)
+        if quiz is None:
+            top = by_path[root]
+            quiz = merged[root] = SourceCategory(top.line, top.path, top.idnumber, top.info)
+        if path != root:
+            indexes = quiz.sections.setdefault(path[len(root)], [])
+            indexes += range(len(quiz.questions), len(quiz.questions) + len(category.questions))
+        quiz.questions += category.questions
+    for quiz in merged.values():
+        own = set(range(len(quiz.questions))).difference(*quiz.sections.values())
+        if quiz.sections and own:  # a quiz's own questions are a section of their own
+            quiz.sections[""] = sorted(own)
+    return list(merged.values())
 
 
 def _languages(bank: SourceBank) -> list[str]:
@@ -176,8 +209,8 @@ def _quiz_id(category: SourceCategory, title: str, taken: set[str]) -> str:
 
 def _question_id(question: SourceQuestion, quiz_id: str, taken: set[str]) -> str:
     idnumber = (question.idnumber or "").strip()
-    if idnumber.startswith(f"{quiz_id}/"):
-        idnumber = idnumber[len(quiz_id) + 1 :]
+    if idnumber.startswith(f"{quiz_id}/"):  # a variant of quizbank's is `<quiz>/<question>/<n>`
+        idnumber = idnumber[len(quiz_id) + 1 :].replace("/", "-")
     if idnumber and _SLUG.match(idnumber):
         return _unique(idnumber, taken, "question")
     return _unique(_slug(question.name) or _slug(idnumber), taken, "question")
@@ -239,7 +272,36 @@ def _category(
         data |= {"description": description, "level": DEFAULT_LEVEL}
         if tags:
             data["tags"] = tags
+        if category.sections and len(parts) == 1:
+            data["sections"] = _sections(category, ids, questions, texts, found)
         imported.quizzes += _parts(QuizFile(lang, quiz_id, data), questions, parts)
+
+
+def _sections(
+    category: SourceCategory,
+    ids: list[str],
+    questions: list[dict[str, Any]],
+    texts: _Texts,
+    found: list[str],
+) -> list[dict[str, Any]]:
+    """The quiz's sections, one per sub-category, titled by its name in the language (its id
+    from the name in the file's first language), with the questions of it written in the file;
+    Moodle keeps no pick: every section asks all."""
+    written = {question["id"] for question in questions}
+    sections: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for name, indexes in category.sections.items():
+        members = [ids[index] for index in indexes if ids[index] in written]
+        first = seen_in(name, found[0]).text if found else name
+        section_id = _unique(_slug(first), taken, "section")
+        if not members:
+            continue
+        title = seen_in(name, texts.lang).text if len(found) > 1 and name else name
+        section: dict[str, Any] = {"id": section_id}
+        if title:
+            section["title"] = title
+        sections.append(section | {"questions": members})
+    return sections
 
 
 def _description(

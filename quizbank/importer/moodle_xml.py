@@ -2,10 +2,12 @@
 by one small reader dispatched from `_READERS`.
 
 A `<question type="category">` starts a category (a quiz); every other question goes to the
-category before it. Types the model lacks (calculated, drag and drop, random, description, …)
-are `Skipped`; what a question says that the model cannot (penalties, hints, units, combined
-feedback, grades) is one of its losses. The file is parsed by lxml without a DTD, entities or
-the network: a malformed file is an error at its line and column.
+category before it. Types the model lacks (calculated multichoice, drag and drop, random,
+description, …) are `Skipped`; a `calculated` or `calculatedsimple` question is a numerical
+question with variables (calculated.py); what a question says that the model cannot
+(penalties, hints, units, combined feedback, grades) is one of its losses. The file is parsed
+by lxml without a DTD, entities or the network: a malformed file is an error at its line and
+column.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from lxml import etree
 
 from quizbank.grading import multiple_choice_grades
+from quizbank.importer.calculated import read_calculated
 from quizbank.importer.cloze import read_cloze
 from quizbank.importer.source import (
     MalformedFile,
@@ -46,9 +49,8 @@ _NOT_IN_MODEL = {
     "description": "a description is not a question: quizbank has no type for it",
     "random": "a random question is chosen by Moodle's quiz, not kept in a bank",
     "randomsamatch": "random short-answer matching draws its questions in Moodle",
-    "calculated": "calculated questions (formulas with wildcards) have no quizbank type",
-    "calculatedsimple": "calculated questions (formulas with wildcards) have no quizbank type",
-    "calculatedmulti": "calculated questions (formulas with wildcards) have no quizbank type",
+    "calculatedmulti": "calculated multichoice (choices computed by formulas) has no quizbank "
+    "type: quizbank computes numbers, not choices",
     "ddimageortext": "drag-and-drop onto an image has no quizbank type",
     "ddmarker": "drag-and-drop markers have no quizbank type",
 }
@@ -74,6 +76,9 @@ def read_moodle_xml(path: Path, data: bytes) -> SourceBank:
         if reader is None:
             why = _NOT_IN_MODEL.get(kind, f"quizbank has no type for Moodle's {kind!r} questions")
             bank.skipped.append(Skipped(line, name, why))
+            continue
+        if reader is _calculated and element.find(_DATASET_ITEM) is None:
+            bank.skipped.append(Skipped(line, name, _NO_ITEMS))
             continue
         if category is None:
             category = SourceCategory(line, [path.stem])
@@ -309,7 +314,8 @@ def _shortanswer(element: _Element, question: SourceQuestion) -> None:
     fields["answer"] = right
 
 
-def _numerical(element: _Element, question: SourceQuestion) -> None:
+def _numerical(element: _Element, question: SourceQuestion, *, formula: bool = False) -> None:
+    """One answer and its tolerance; with `formula`, the answer is a calculated question's."""
     fields = question.fields
     fields["type"] = "numerical"
     answers = _answers(element)
@@ -317,7 +323,7 @@ def _numerical(element: _Element, question: SourceQuestion) -> None:
     first = right[0] if right else None
     value = (first.findtext("text") or "").strip() if first is not None else ""
     try:
-        fields["answer"] = float(value)
+        fields["answer"] = value if formula else float(value)
     except ValueError:
         question.losses.append(f"its answer {value!r} is not a number; 0 is written")
         fields["answer"] = 0.0
@@ -332,6 +338,18 @@ def _numerical(element: _Element, question: SourceQuestion) -> None:
         question.losses.append("the feedback of its answers (quizbank has none for numbers)")
     if element.find("units/unit") is not None:
         question.losses.append("its units (write the unit in the prompt)")
+
+
+_DATASET_ITEM = "dataset_definitions/dataset_definition/dataset_items/dataset_item"
+_NO_ITEMS = (
+    "calculated questions without dataset items (their wildcards' values) have nothing to ask"
+)
+
+
+def _calculated(element: _Element, question: SourceQuestion) -> None:
+    """A calculated question: a numerical one, its formula and variables (calculated.py)."""
+    _numerical(element, question, formula=True)
+    read_calculated(element, question)
 
 
 def _match(element: _Element, question: SourceQuestion) -> None:
@@ -449,6 +467,8 @@ _READERS: dict[str, Callable[[_Element, SourceQuestion], None]] = {
     "truefalse": _truefalse,
     "shortanswer": _shortanswer,
     "numerical": _numerical,
+    "calculated": _calculated,
+    "calculatedsimple": _calculated,
     "match": _match,
     "matching": _match,
     "ordering": _ordering,

@@ -86,6 +86,9 @@ class SourceCategory:
     idnumber: str | None = None
     info: SourceText | None = None
     questions: list[SourceQuestion] = field(default_factory=list)
+    # Its sub-categories' questions, joined to its own (convert.py): by the name of the
+    # sub-category below it, the indexes of their questions (a section of the quiz).
+    sections: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
