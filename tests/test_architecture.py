@@ -65,7 +65,18 @@ LAYERS: dict[str, int] = {
     ),
     **dict.fromkeys(["project", "renderer", "registry", "losses", "cache"], 4),
     **dict.fromkeys(
-        ["build", "serve", "status", "translated", "scaffold", "importer", "cli", "__main__"], 5
+        [
+            "build",
+            "serve",
+            "status",
+            "translated",
+            "scaffold",
+            "importer",
+            "commands",
+            "cli",
+            "__main__",
+        ],
+        5,
     ),
 }
 HIGHEST_FOR_RENDERERS = 4

@@ -109,7 +109,10 @@ def test_formats_and_build_still_work_beside_a_clash(
         _EntryPoint("json", "quizbank_renderers.markdown:MarkdownRenderer", _Dist("rival")),
     ]
     real = discover_renderers
-    monkeypatch.setattr("quizbank.cli.discover_renderers", lambda: real(points))  # type: ignore[arg-type]
+    monkeypatch.setattr(
+        "quizbank.commands.printing.discover_renderers",
+        lambda: real(points),  # type: ignore[arg-type]
+    )
     listed = cli("formats")
     assert listed.code == 0
     assert "quizbank: error: the renderer name 'json' is taken twice" in listed.err
