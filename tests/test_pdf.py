@@ -260,3 +260,11 @@ def test_a_missing_font_is_named_with_its_package(monkeypatch: pytest.MonkeyPatc
         "the pdf format needs the font Quizbank Missing Sans, which is not installed: "
         "apt-get install fonts-quizbank (or run scripts/system-deps)"
     )
+
+
+def test_a_one_point_quiz_totals_one_point(cli: Callable[..., Run], tmp_path: Path) -> None:
+    golden = CONTENT.parent / "tests" / "fixtures" / "golden"  # one question of one point
+    run = cli("build", str(golden), "-f", "pdf", "-o", str(tmp_path))
+    assert run.code == 0, run.err
+    text = _text(tmp_path / "pdf" / "en" / "golden.pdf")
+    assert "1 question · Total: 1 point " in text

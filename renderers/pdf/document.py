@@ -284,7 +284,7 @@ def document(quiz: Quiz, paper: Paper, *, key: bool, sheet: bool) -> dict[str, A
         words.say("level", level=level_name(quiz.level, paper.lang)),
         words.ngettext("%(number)s question", "%(number)s questions", len(quiz.questions))
         % {"number": words.number(len(quiz.questions))},
-        words.say("total", n=words.number(total_shown)),
+        words.say("total", n=words.number(total_shown), points=words.points(total)),
     ]
     form = paper.form.letter
     return {

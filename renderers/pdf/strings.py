@@ -27,7 +27,7 @@ _WORDS: dict[str, dict[str, str]] = {
         ),
         "points": "%(n)s points",
         "point": "%(n)s point",
-        "total": "Total: %(n)s points",
+        "total": "Total: %(points)s",
         "level": "Level: %(level)s",
         "answer": "Answer:",
         "choose_one": "Choose one answer.",
