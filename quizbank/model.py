@@ -403,7 +403,7 @@ class Numerical(_Question, _Calculated):
     answer: NumberOrFormula = Field(
         description="The right number, e.g. `0.9`; with variables, a formula."
     )
-    tolerance: AnyTolerance = 0
+    tolerance: AnyTolerance = 0.0
 
     @property
     def answer_value(self) -> float:
@@ -486,7 +486,7 @@ class NumericalGap(_Strict):
 
     type: Literal["numerical"]
     answer: NumberOrFormula
-    tolerance: AnyTolerance = 0
+    tolerance: AnyTolerance = 0.0
 
     @property
     def answer_value(self) -> float:

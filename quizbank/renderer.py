@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from quizbank.crosslang import untranslated
 from quizbank.images import Image
 from quizbank.markup import to_plain
-from quizbank.model import GAP, Cloze, Numerical, Question, Quiz
+from quizbank.model import GAP, Cloze, Numerical, Question, Quiz, Section
 from quizbank.variables import has_variables, variant_question, variants
 
 QUESTION_LINE_MAX = 80  # an LMS's question bank lists a question by its prompt's first words
@@ -215,3 +215,17 @@ def _first_variants(quiz_id: str, quiz: Quiz) -> Quiz:
         for question in quiz.questions
     ]
     return quiz.model_copy(update={"questions": questions})
+
+
+def in_sections(quiz: Quiz) -> Iterator[tuple[Section | None, Question]]:
+    """Each question with its section, in the sections' order (without sections, every
+    question in the quiz's order, in none)."""
+    if not quiz.sections:
+        yield from ((None, question) for question in quiz.questions)
+        return
+    by_id = {question.id: question for question in quiz.questions}
+    for section in quiz.sections:
+        for question_id in section.questions:
+            if (question := by_id.pop(question_id, None)) is not None:
+                yield section, question
+    yield from ((None, question) for question in by_id.values())  # (validate refuses these)

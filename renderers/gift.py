@@ -79,7 +79,15 @@ from quizbank.model import (
     TrueFalse,
     question_texts,
 )
-from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import (
+    Loss,
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    in_sections,
+)
+from quizbank.variables import expand, has_variables, variants
 
 from . import moodle_text as mt
 from .moodle_types import grade_percent, plain_line, plain_number
@@ -134,25 +142,36 @@ def _html(text: str | None, lang: str, *, inline: bool = False) -> str:
     return _escaped(html_text(text, lang, inline=inline)) if text else ""
 
 
-def _category(quiz: Quiz, bank: str | None = None) -> str:
-    """The `$CATEGORY:` block, named as the Moodle XML export names the quiz's category (under
-    the bank's, in a bank).
-
-    Moodle turns back only `\\\\` in this line (escapedchar_pre; no escapedchar_post): it is
-    written raw, backslashes doubled."""
+def _quiz_path(quiz: Quiz, bank: str | None = None) -> str:
+    """The quiz's category, named as the Moodle XML export names it (under the bank's, in a
+    bank)."""
     title = mt.inert_text(f"{mt.untagged(to_plain(quiz.title))} ({quiz.lang})")
     path = mt.category_name(title)
     if bank is not None:
         path = f"{mt.category_name(mt.inert_text(mt.untagged(bank)))}/{path}"
+    return path
+
+
+def _sub_path(path: str, title: str) -> str:
+    """A category below `path`, named by a title (a section's, a question's)."""
+    return f"{path}/{mt.category_name(mt.inert_text(mt.untagged(to_plain(title))))}"
+
+
+def _category(path: str) -> str:
+    """The `$CATEGORY:` line: the questions after it go to the category `path`.
+
+    Moodle turns back only `\\\\` in this line (escapedchar_pre; no escapedchar_post): it is
+    written raw, backslashes doubled."""
     name = path.replace("\\", "\\\\")
     if "&&" in name:
         name = _AMPERSANDS.sub("&" + _WORD_JOINER, name)
     return f"$CATEGORY: $course$/top/{name}\n"
 
 
-def _comment(quiz_id: str, question: Question, tags: str) -> str:
+def _comment(quiz_id: str, question: Question, tags: str, variant: str = "") -> str:
     """The comment Moodle reads a question's idnumber and tags from."""
-    idnumber = mt.idnumber_of(quiz_id, question.id).replace("]", "\\]")
+    parts = (quiz_id, question.id, variant) if variant else (quiz_id, question.id)
+    idnumber = mt.idnumber_of(*parts).replace("]", "\\]")
     return f"// [id:{idnumber}]{tags}\n"
 
 
@@ -345,6 +364,9 @@ class GiftRenderer(Renderer[GiftOptions]):
     extension = "gift"
     Options = GiftOptions
     supported_types: ClassVar[frozenset[str] | None] = frozenset(WRITERS)
+    handles_variables = True  # each variant a question in a sub-category of the question
+    handles_sections = True  # each section a sub-category
+    quiz_loss_kinds = ("sections",)
 
     @property
     def combines(self) -> bool:
@@ -359,26 +381,46 @@ class GiftRenderer(Renderer[GiftOptions]):
         current = quiz[lang]
         tags = "".join(f" [tag:{tag}]" for tag in current.tags)
         bank = quiz.bank_title.get(lang) if self.options.bank else None
-        blocks = [_category(current, bank)]
-        for question in current.questions:
+        top = _quiz_path(current, bank)
+        blocks = [_category(top)]
+        placed = top
+        for section, question in in_sections(current):
             if not self.carries(question):
                 continue
+            path = top if section is None else _sub_path(top, section.title or section.id)
+            if path != placed:
+                blocks.append(_category(path))
+                placed = path
             try:
-                blocks.append(self._question(quiz.quiz_id, question, lang, tags))
+                blocks += self._blocks(quiz.quiz_id, question, lang, tags, path)
             except ValueError as exc:
                 raise RendererError(
                     f"renderer 'gift': quiz {quiz.quiz_id!r} question {question.id!r}: {exc}"
                 ) from None
+            if has_variables(question):
+                placed = ""  # its variants' sub-category: the next question says its own
         return "\n".join(blocks)
 
+    def _blocks(
+        self, quiz_id: str, question: Question, lang: str, tags: str, path: str
+    ) -> list[str]:
+        """A question's block; a question with variables as its variants, each a question of
+        its own in a sub-category of the question (a random question draws one)."""
+        if not isinstance(question, Numerical) or not question.variables:
+            return [self._question(quiz_id, question, lang, tags)]
+        blocks = [_category(_sub_path(path, mt.question_name(question)))]
+        for number, (_, variant) in enumerate(expand(quiz_id, question), 1):
+            blocks.append(self._question(quiz_id, variant, lang, tags, str(number)))
+        return blocks
+
     @staticmethod
-    def _question(quiz_id: str, question: Question, lang: str, tags: str) -> str:
+    def _question(quiz_id: str, question: Question, lang: str, tags: str, variant: str = "") -> str:
         """One question's block: its comment, name, text, answers and general feedback."""
         answers = WRITERS[question.type](question, lang)
         name = _escaped_plain(mt.question_name(question))
         explanation = _sub_text(_html(question.explanation, lang))
         return (
-            f"{_comment(quiz_id, question, tags)}"
+            f"{_comment(quiz_id, question, tags, variant)}"
             f"::{name}::[html]{_html(question.prompt, lang)}{{{answers}\n"
             f"\t####{explanation}\n"
             "}\n"
@@ -388,9 +430,29 @@ class GiftRenderer(Renderer[GiftOptions]):
         """The questions left out (cloze, ordering), and what each other question loses (the
         quiz's description, for which GIFT has no place and the author nothing to do, is not
         reported)."""
+        current = quiz[lang]
         left_out = {loss.question: loss for loss in super().losses(quiz, lang)}
-        for index, question in enumerate(quiz[lang].questions):
+        for index, question in enumerate(current.questions):
             if index in left_out:
                 yield left_out[index]
-            elif clauses := question_losses(question):
+                continue
+            clauses = question_losses(question)
+            if isinstance(question, Numerical) and question.variables:
+                count = len(variants(current.id, question))
+                clauses.append(
+                    f"is its {count} variants, each a numerical question in a sub-category of its "
+                    "own (GIFT has no calculated questions): add 'a random question' from it to "
+                    "the Moodle quiz"
+                )
+            if clauses:
                 yield Loss(index, ", and ".join(clauses))
+        for section in current.sections or ():
+            count = len(section.questions)
+            if section.pick is not None and section.pick < count:
+                yield Loss(
+                    None,
+                    f"draws {section.pick} of the {count} questions of its section {section.id}: "
+                    "GIFT cannot say so; the section is a sub-category: add 'a random question' "
+                    f"from it {section.pick} times to the Moodle quiz",
+                    kind="sections",
+                )

@@ -15,7 +15,7 @@ import quizbank_renderers.moodle_text as moodle
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from quizbank_renderers.gift import GiftOptions, GiftRenderer, accepted_answers, html_text
+from quizbank_renderers.gift import accepted_answers, html_text
 from quizbank_renderers.moodle_types import plain_line as line_of
 
 from quizbank.build import BuildRequest, build
@@ -43,7 +43,8 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.registry import discover_renderers
-from quizbank.renderer import QuizTranslations, rendered_quiz
+from quizbank.renderer import in_sections
+from quizbank.variables import expand, has_variables
 
 WJ = "\u2060"
 GIFT_TYPES = {
@@ -908,18 +909,29 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _quizzes() -> list[tuple[str, Quiz]]:
-    """Each quiz as build gives it to the GIFT renderer (a question with variables as its
-    first variant)."""
+    """Each quiz, as its files say (the GIFT renderer writes variants and sections itself)."""
     found = []
-    renderer = GiftRenderer(GiftOptions())
     for folder in (REPO / "content", REPO / "tests" / "fixtures" / "types"):
         for path in sorted(folder.glob("*/*.yaml")):
             loaded = load_quiz(path)
             if loaded.quiz is not None:
-                lang, quiz = path.parent.name, loaded.quiz
-                given = rendered_quiz(QuizTranslations(quiz.id, {lang: quiz}, [lang]), renderer)
-                found.append((lang, given[lang]))
+                found.append((path.parent.name, loaded.quiz))
     return found
+
+
+def _asked(quiz: Quiz) -> list[tuple[Question, str]]:
+    """What GIFT writes of a quiz, in order: each question GIFT carries, in its section's order,
+    a question with variables as its variants (each with its idnumber's `/n`)."""
+    return [
+        asked
+        for _, question in in_sections(quiz)
+        if question.type in GIFT_TYPES
+        for asked in (
+            [(variant, f"/{n}") for n, (_, variant) in enumerate(expand(quiz.id, question), 1)]
+            if has_variables(question)
+            else [(question, "")]
+        )
+    ]
 
 
 def _html(text: str | None, lang: str, *, inline: bool = False) -> SourceText | None:
@@ -993,13 +1005,14 @@ def test_quizbank_gift_reads_back_as_the_quizzes(built: Path) -> None:
         path = built / lang / f"{quiz.id}.gift"
         bank = read_gift(path, path.read_text("utf-8"))
         assert bank.skipped == []
-        [category] = bank.categories
         title = moodle.inert_text(f"{moodle.untagged(to_plain(quiz.title))} ({lang})")
-        assert (category.line, category.path) == (1, [title])
-        carried = [q for q in quiz.questions if q.type in GIFT_TYPES]
-        assert len(category.questions) == len(carried)
-        for question, read_back in zip(carried, category.questions, strict=True):
-            assert read_back.idnumber == f"{quiz.id}/{question.id}"
+        assert (bank.categories[0].line, bank.categories[0].path) == (1, [title])
+        assert all(category.path[0] == title for category in bank.categories)  # and below it
+        read = [question for category in bank.categories for question in category.questions]
+        carried = _asked(quiz)
+        assert len(read) == len(carried)
+        for (question, variant), read_back in zip(carried, read, strict=True):
+            assert read_back.idnumber == f"{quiz.id}/{question.id}{variant}"
             assert read_back.name.replace(WJ, "") == moodle.question_name(question).replace(WJ, "")
             assert read_back.losses == [], question.id
             assert read_back.files == {}
@@ -1024,7 +1037,6 @@ def test_a_bank_file_gives_a_category_per_quiz(tmp_path: Path) -> None:
     for lang in ("en", "ur"):
         path = tmp_path / "gift" / "bank" / f"{lang}.gift"
         bank = read_gift(path, path.read_text("utf-8"))
-        assert len(bank.categories) == 2
-        assert all(len(category.path) == 2 for category in bank.categories)
-        assert len({category.path[0] for category in bank.categories}) == 1
-        assert all(category.questions for category in bank.categories)
+        assert len({category.path[0] for category in bank.categories}) == 1  # the bank's
+        assert len({category.path[1] for category in bank.categories}) == 2  # a quiz each
+        assert all(len(category.path) >= 2 for category in bank.categories)  # sections below
