@@ -14,6 +14,8 @@ from conftest import CONTENT, Run
 from pdf_readers import MM, fonts, glyph_ids, ink_box, page_images
 from pypdf import PdfReader
 from quizbank_renderers.pdf.document import essay_lines
+from quizbank_renderers.pdf.draws import asked
+from quizbank_renderers.pdf.forms import Form
 
 from quizbank.cli import main
 from quizbank.loader import load_quiz
@@ -54,6 +56,14 @@ def _quiz(lang: str, quiz_id: str) -> Quiz:
 def _text(path: Path) -> str:
     """The text of a PDF as pypdf copies it, on one line, words separated by single spaces."""
     return " ".join(" ".join(page.extract_text() for page in PdfReader(path).pages).split())
+
+
+def _asked(quiz: Quiz, form: str | None = None) -> list[Question]:
+    """The questions as written that an exam asks, in its order (test_pdf_draws checks what
+    it draws)."""
+    by_id = {question.id: question for question in quiz.questions}
+    parts = asked(quiz, Form(quiz.id, form))
+    return [by_id[one.question.id] for part in parts for one in part.questions]
 
 
 def _varies(question: Question) -> bool:
@@ -117,7 +127,7 @@ def test_english_text_is_copied_in_reading_order_without_answers(pdfs: Path, qui
     exam = _text(pdfs / "en" / f"{quiz_id}.pdf")
     key = _text(pdfs / "en" / f"{quiz_id}-key.pdf")
     at = 0
-    for question in quiz.questions:
+    for question in _asked(quiz):
         if "$" in question.prompt or "[[" in question.prompt or "!" in question.prompt:
             continue  # a formula, a gap or an image is not the prompt's words
         if _varies(question):
@@ -160,7 +170,7 @@ def test_a_question_is_not_split_across_pages(pdfs: Path) -> None:
     quiz = _quiz("en", "resuming-training-in-practice")
     pages = _pages_of(pdfs / "en" / "resuming-training-in-practice.pdf")
     checked = 0
-    for question in quiz.questions:
+    for question in _asked(quiz):
         if not isinstance(question, SingleChoice | MultipleChoice) or "$" in question.prompt:
             continue
         first = _words(question.prompt)[:40]
@@ -171,12 +181,12 @@ def test_a_question_is_not_split_across_pages(pdfs: Path) -> None:
     assert checked >= 4
 
 
-def _question_order(path: Path, quiz: Quiz) -> list[str]:
-    """The question ids in the order a PDF shows their prompts."""
+def _question_order(path: Path, quiz: Quiz, form: str) -> list[str]:
+    """The question ids in the order a PDF of a form shows their prompts."""
     text = _text(path)
     found = {
         question.id: text.find(_words(question.prompt)[:30])
-        for question in quiz.questions
+        for question in _asked(quiz, form)
         if "$" not in question.prompt and "[[" not in question.prompt and not _varies(question)
     }
     assert all(at >= 0 for at in found.values()), found
@@ -188,14 +198,63 @@ def test_forms_differ_in_order_and_each_key_follows_its_form(forms: Path) -> Non
     quiz = _quiz("en", quiz_id)
     orders = {}
     for form in "AB":
-        exam = _question_order(forms / "en" / f"{quiz_id}-{form}.pdf", quiz)
-        key = _question_order(forms / "en" / f"{quiz_id}-{form}-key.pdf", quiz)
+        exam = _question_order(forms / "en" / f"{quiz_id}-{form}.pdf", quiz, form)
+        key = _question_order(forms / "en" / f"{quiz_id}-{form}-key.pdf", quiz, form)
         assert exam == key, f"form {form}'s key is not in its exam's order"
         orders[form] = exam
         first_page = PdfReader(forms / "en" / f"{quiz_id}-{form}.pdf").pages
         assert all(f"Form {form}" in page.extract_text() for page in first_page)
     assert orders["A"] != orders["B"]
     assert not (forms / "en" / f"{quiz_id}.pdf").exists()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_section_titles_are_headings_in_order_and_bookmarks(
+    pdfs: Path, forms: Path, lang: str
+) -> None:
+    quiz_id = "resuming-training-in-practice"
+    titles = [" ".join(str(s.title).split()) for s in _quiz(lang, quiz_id).sections or ()]
+    assert len(titles) == 4
+    for path in (
+        pdfs / lang / f"{quiz_id}.pdf",
+        pdfs / lang / f"{quiz_id}-key.pdf",
+        forms / lang / f"{quiz_id}-B.pdf",
+    ):
+        outline = PdfReader(path).outline
+        assert [" ".join(str(item.title).split()) for item in outline] == titles, path.name
+
+
+def test_each_section_asks_its_draw_under_its_title_on_the_exam_and_every_form(
+    pdfs: Path, forms: Path
+) -> None:
+    quiz_id = "resuming-training-in-practice"
+    quiz = _quiz("en", quiz_id)
+    by_id = {question.id: question for question in quiz.questions}
+    sections = quiz.sections or []
+    for path in (
+        pdfs / "en" / f"{quiz_id}.pdf",
+        *(forms / "en" / f"{quiz_id}-{form}.pdf" for form in "AB"),
+    ):
+        text = _text(path)
+        starts = [text.find(str(section.title)) for section in sections]
+        assert all(at >= 0 for at in starts) and starts == sorted(starts), (path.name, starts)
+        bounds = [*starts, len(text)]
+        for index, section in enumerate(sections):
+            shown = [
+                qid
+                for qid in section.questions
+                if "$" not in by_id[qid].prompt
+                and not _varies(by_id[qid])
+                and text.find(_words(by_id[qid].prompt)[:30]) >= 0
+            ]
+            for qid in shown:  # each question it asks lies under its own title
+                at = text.find(_words(by_id[qid].prompt)[:30])
+                assert bounds[index] < at < bounds[index + 1], (path.name, qid)
+            if section.pick:
+                assert len(shown) == section.pick, (path.name, section.id, shown)
+    assert "What a checkpoint holds Drawn: 3 of 5 questions" in _text(
+        pdfs / "en" / f"{quiz_id}-key.pdf"
+    )
 
 
 def test_the_answer_sheet_is_the_last_page_of_each_form(forms: Path) -> None:

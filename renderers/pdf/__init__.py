@@ -4,7 +4,9 @@ For each quiz and language: `<lang>/<quiz-id>.pdf` (the exam: title, the quiz's 
 instructions in the language, every question with room to answer, no answers) and
 `<lang>/<quiz-id>-key.pdf` (each question's answer, points and explanation). With
 `-O pdf.forms=3`, forms A, B and C (`<quiz-id>-A.pdf`, `<quiz-id>-A-key.pdf`, …), each in its
-own order (`forms.py`). `document.py` says what a PDF holds, one function per question type;
+own order (`forms.py`). Each exam and form draws its sections' picks and a variant of each
+question with variables (`draws.py`). `document.py` says what a PDF holds, one function per
+question type;
 `content.py` turns Markdown into nodes; `exam.typ` draws them; `engine.py` runs Typst.
 """
 
@@ -58,6 +60,9 @@ class PdfRenderer(Renderer[PdfOptions]):
     # leaves paper out, and `-f pdf` asks for it.
     builds_by_default: ClassVar[bool] = False
     quiz_loss_kinds: ClassVar[tuple[str, ...]] = ("formula",)
+    # Each exam and form draws its sections' picks and its questions' variants (`draws.py`).
+    handles_variables: ClassVar[bool] = True
+    handles_sections: ClassVar[bool] = True
 
     def render_quiz(self, quiz: QuizTranslations) -> Iterator[OutputFile]:
         for lang in quiz.languages:
@@ -79,7 +84,7 @@ class PdfRenderer(Renderer[PdfOptions]):
     def losses(self, quiz: QuizTranslations, lang: str) -> Iterator[Loss]:
         """Besides the types it lacks (none), each formula Typst cannot set: its TeX is shown."""
         yield from super().losses(quiz, lang)
-        for (tex, _), places in unset_formulas(quiz[lang]).items():
+        for (tex, _), places in unset_formulas(quiz.quiz_id, quiz[lang]).items():
             shown = tex if len(tex) <= SHOWN_TEX else tex[: SHOWN_TEX - 1] + "…"
             what = f"shows the formula ${shown}$ as its TeX source: Typst cannot draw it"
             for place in sorted(places, key=lambda index: -1 if index is None else index):
@@ -87,7 +92,7 @@ class PdfRenderer(Renderer[PdfOptions]):
 
     @staticmethod
     def _texts(quiz: QuizTranslations, lang: str) -> Texts:
-        unset = frozenset(unset_formulas(quiz[lang]))
+        unset = frozenset(unset_formulas(quiz.quiz_id, quiz[lang]))
         return Texts(lang, Images(quiz.images_of(lang)), unset)
 
 

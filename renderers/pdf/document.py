@@ -32,6 +32,7 @@ from quizbank.model import (
 )
 
 from .content import Node, Texts, isolated
+from .draws import AskedSection, asked
 from .forms import Form
 from .strings import Words
 
@@ -251,39 +252,62 @@ def _prompt(question: Question, paper: Paper) -> list[Node]:
     return paper.blocks(question.prompt)
 
 
+def _entry(question: Question, number: int, paper: Paper, key: bool) -> tuple[Node, Node | None]:
+    """One question of the PDF, numbered as the exam numbers it, and its row of bubbles."""
+    writer = WRITERS.get(type(question))
+    if writer is None:
+        raise TypeError(f"the pdf renderer has no writer for {question.type} questions")
+    part = writer(question, paper)
+    shown = paper.words.number(number)
+    entry: Node = {
+        "num": shown,
+        "points": paper.words.points(question.points),
+        "prompt": _prompt(question, paper),
+        "hint": part.hint,
+    }
+    if key:
+        essay = isinstance(question, Essay)
+        words = paper.words
+        label = words["model_answer"] if essay else words.gettext("Explanation") + ":"
+        entry["answer"] = part.key
+        entry["explanation"] = _labelled(label, paper.blocks(question.explanation))
+    else:
+        entry["body"] = part.exam
+    bubbles = None if part.bubbles is None else {"num": shown, "letters": part.bubbles}
+    return entry, bubbles
+
+
+def _heading(part: AskedSection, paper: Paper, key: bool) -> Node:
+    """A section's title (none for a quiz without sections) and, in the key, what it drew."""
+    section = part.section
+    title = paper.inline(section.title) if section is not None and section.title else []
+    note = ""
+    if key and section is not None and part.drawn:
+        numbers = {"pick": len(part.questions), "count": len(section.questions)}
+        note = paper.words.say("drawn", **{k: paper.words.number(v) for k, v in numbers.items()})
+    return {"title": title, "note": note}
+
+
 def document(quiz: Quiz, paper: Paper, *, key: bool, sheet: bool) -> dict[str, Any]:
-    """The data of one PDF: the exam (`key` false) or its key, with the answer sheet if asked."""
+    """The data of one PDF: the exam (`key` false) or its key, with the answer sheet if asked.
+    It asks what its form draws (`draws.asked`), section by section, numbered throughout."""
     words = paper.words
-    questions, bubbles = [], []
-    for number, index in enumerate(paper.form.questions(quiz.questions), 1):
-        question = quiz.questions[index]
-        writer = WRITERS.get(type(question))
-        if writer is None:
-            raise TypeError(f"the pdf renderer has no writer for {question.type} questions")
-        part = writer(question, paper)
-        shown = words.number(number)
-        entry: dict[str, Any] = {
-            "num": shown,
-            "points": words.points(question.points),
-            "prompt": _prompt(question, paper),
-            "hint": part.hint,
-        }
-        if key:
-            essay = isinstance(question, Essay)
-            label = words["model_answer"] if essay else words.gettext("Explanation") + ":"
-            entry["answer"] = part.key
-            entry["explanation"] = _labelled(label, paper.blocks(question.explanation))
-        else:
-            entry["body"] = part.exam
-        questions.append(entry)
-        if part.bubbles is not None:
-            bubbles.append({"num": shown, "letters": part.bubbles})
-    total = sum(question.points for question in quiz.questions)
+    parts, bubbles, points = [], [], []
+    for part in asked(quiz, paper.form):
+        entries = []
+        for one in part.questions:
+            points.append(one.question.points)
+            entry, row = _entry(one.question, len(points), paper, key)
+            entries.append(entry)
+            if row is not None:
+                bubbles.append(row)
+        parts.append({**_heading(part, paper, key), "questions": entries})
+    total = sum(points)
     total_shown = int(total) if float(total).is_integer() else total
     details = [
         words.say("level", level=level_name(quiz.level, paper.lang)),
-        words.ngettext("%(number)s question", "%(number)s questions", len(quiz.questions))
-        % {"number": words.number(len(quiz.questions))},
+        words.ngettext("%(number)s question", "%(number)s questions", len(points))
+        % {"number": words.number(len(points))},
         words.say("total", n=words.number(total_shown), points=words.points(total)),
     ]
     form = paper.form.letter
@@ -299,7 +323,7 @@ def document(quiz: Quiz, paper: Paper, *, key: bool, sheet: bool) -> dict[str, A
         "form_letter": form or "",
         "instructions": words["key_instructions" if key else "instructions"],
         "fields": [] if key else [words["name"], words["date"]],
-        "questions": questions,
+        "parts": parts,
         "sheet": (
             {"title": words["sheet"], "note": words["sheet_instructions"], "rows": bubbles}
             if sheet and not key and bubbles

@@ -46,6 +46,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "sheet": "Answer sheet",
         "sheet_instructions": "Fill in the bubble of each answer you choose.",
         "case_sensitive": "Letter case must match.",
+        "drawn": "Drawn: %(pick)s of %(count)s questions",
     },
     "ur": {
         "name": "نام:",
@@ -81,6 +82,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "sheet": "جوابی شیٹ",
         "sheet_instructions": "ہر منتخب جواب کا دائرہ بھریں۔",
         "case_sensitive": "حروف کا چھوٹا بڑا ہونا بھی ملنا چاہیے۔",
+        "drawn": "منتخب سوالات: %(count)s میں سے %(pick)s",
     },
 }
 
