@@ -88,12 +88,13 @@ def _question_problems(quiz_id: str, question: Calculated, base: Loc) -> Iterato
     for source, loc in _answers(question, base):
         formulas.append((source, loc, source, 0))
     for loc, text in question_texts(question, base):
-        for found in PLACEHOLDER.finditer(_prose(text)):
+        prose = _prose(text)  # where a `{word}` that names no variable is a mistake
+        for found in PLACEHOLDER.finditer(text):  # filled everywhere, formulas and code too
             if found["formula"] is not None:
                 formulas.append((found["formula"], loc, found[0], 2))
             elif found["name"] in declared:
                 used.add(found["name"])
-            else:
+            elif prose[found.start()] == "{":
                 yield (
                     f"{found[0]} names no variable of this question (its variables: "
                     f"{', '.join(sorted(declared))}); write \\{{ for a brace",

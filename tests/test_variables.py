@@ -72,6 +72,18 @@ def test_a_relative_tolerance_is_a_share_of_each_variant_s_answer() -> None:
     assert one.tolerance == pytest.approx(0.6)  # type: ignore[union-attr]
 
 
+def test_a_computed_value_inside_a_formula_is_checked_as_it_is_filled(
+    calc: Path, cli: Callable[..., Run]
+) -> None:
+    for lang in ("en", "ur"):
+        edit(calc / lang / "calc.yaml", "{=ceil({size} / 5)}", "$n = {=ceil({size} / 0)}$")
+    run = cli("validate", EN)
+    assert run.code == 1
+    assert any("divides by zero" in error for error in run.errors), run.out
+    build = cli("build", "-o", "out")
+    assert build.code == 1 and "Traceback" not in build.err
+
+
 def test_fill_leaves_a_brace_that_names_no_variable() -> None:
     assert fill(r"$\frac{a}{b}$ and \{p} and {p}", {"p": 2}) == r"$\frac{a}{b}$ and \{p} and 2"
 
