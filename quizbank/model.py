@@ -292,7 +292,9 @@ class ChoicesVariable(_Strict):
 
 
 def _variable_kind(value: Any) -> str:
-    return "choices" if isinstance(value, dict) and "choices" in value else "range"
+    """Which kind of variable a value is (as written, or as a model being dumped)."""
+    written = isinstance(value, dict) and "choices" in value
+    return "choices" if written or isinstance(value, ChoicesVariable) else "range"
 
 
 Variable = Annotated[
