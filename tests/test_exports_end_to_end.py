@@ -60,7 +60,9 @@ def test_every_format_carries_the_same_answer_key(bank: Path, dist: Path, lang: 
         for i, t in enumerate(tokens)
         if t.type == "heading_open" and t.tag == "h3"
     ]
-    assert headings == [f"{n}. {letter}" for n, letter in enumerate(letters, 1)]
+    # An Urdu key heading opens with an Urdu word, so that it stays right to left (issue 27, X7).
+    heading = "سوال {n}: {letter}" if lang == "ur" else "{n}. {letter}"
+    assert headings == [heading.format(n=n, letter=letter) for n, letter in enumerate(letters, 1)]
 
     page = (dist / "html" / lang / f"{QUIZ}.html").read_text(encoding="utf-8")
     assert re.search(rf'<html lang="{lang}" dir="{"rtl" if lang == "ur" else "ltr"}"', page)
