@@ -257,6 +257,20 @@ def test_each_section_asks_its_draw_under_its_title_on_the_exam_and_every_form(
     )
 
 
+def test_the_key_shows_the_exam_s_variant_in_its_answer_and_formulas(pdfs: Path) -> None:
+    quiz_id = "resuming-training-in-practice"
+    asks = re.search(
+        r"A model has ([\d.]+) billion parameters", _text(pdfs / "en" / f"{quiz_id}.pdf")
+    )
+    assert asks, "the exam asks adam-checkpoint-size with a number of parameters"
+    params = float(asks[1])
+    key = _text(pdfs / "en" / f"{quiz_id}-key.pdf")
+    assert f"{params:g} billion parameters" in key
+    assert f"{params * 12:g} (±0.5 accepted)" in key  # {params} * (4 + 2 * 4)
+    n, times = "\U0001d441", "\u00d7"  # the formula's italic N and its multiplication sign
+    assert f"{n} = {params:g} {times} 10" in key, "the explanation's formula holds the value"
+
+
 def test_the_answer_sheet_is_the_last_page_of_each_form(forms: Path) -> None:
     pages = _pages_of(forms / "en" / "checkpoint-sharding-B.pdf")
     assert "Answer sheet · Form B" in pages[-1]

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 from pypdf import PdfReader
 from quizbank_renderers.pdf.draws import asked
-from quizbank_renderers.pdf.forms import forms
+from quizbank_renderers.pdf.forms import Form, forms
 
 from quizbank.cli import main
 from quizbank.loader import load_quiz
@@ -185,3 +185,22 @@ def test_the_urdu_form_shows_the_english_form_s_numbers(two_forms: Built, form: 
     adam, shards = _answers(drawn)
     key = _text(two_forms.pdf / "ur" / f"calc-{form}-key.pdf")
     assert _number(adam) in key and _number(shards) in key
+
+
+def _draw(quiz: Quiz, form: str | None) -> list[dict[str, dict[str, float] | None]]:
+    """What an exam asks of each section: its questions' ids, each with its variant's values."""
+    parts = asked(quiz, Form("calc", form))
+    return [{one.question.id: one.values for one in part.questions} for part in parts]
+
+
+def test_forms_go_round_the_variants_and_the_picks_before_repeating_one() -> None:
+    quiz = _quiz("en")
+    shards = quiz.questions[1]
+    assert isinstance(shards, Cloze)
+    three = [_draw(quiz, form)[1]["shards"] for form in "ABC"]
+    assert sorted(map(str, three)) == sorted(map(str, variants("calc", shards)))
+    adams = {str(_draw(quiz, form)[1]["adam-memory"]) for form in "ABCDEFGHIJKL"}
+    assert len(adams) == 12, "12 forms, each a different one of the 12 variants"
+    basics = [set(_draw(quiz, form)[0]) for form in "ABCD"]
+    assert basics[0] != basics[1] and basics[0] == basics[2] and basics[1] == basics[3]
+    assert _draw(quiz, None) == _draw(quiz, "A"), "the exam without forms draws as form A"
