@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1085,6 +1086,10 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
             named = interface.question % {"number": shown}
             if lead.startswith("!["):  # a diagram first: below a heading naming the question
                 blocks += [f"{level} {named}", *_laid_out([page.blocks(parts.prompt), *parts.body])]
+            elif rtl and not _opens_right_to_left(lead):
+                # Code or a Latin word first: `dir="auto"` would lay the heading out left to
+                # right, so a word of the language opens it, as in the key.
+                blocks += [f"{level} {named}: {lead}".rstrip(), *_laid_out([rest, *parts.body])]
             else:
                 blocks += [f"{level} {shown}. {lead}".rstrip(), *_laid_out([rest, *parts.body])]
             if answers:
@@ -1099,6 +1104,18 @@ def render_markdown(quiz: Quiz, *, answers: bool = True) -> str:
     if rtl:
         body = f'<div dir="rtl" lang="{quiz.lang}">\n\n{body}\n\n</div>'
     return body + "\n"
+
+
+def _opens_right_to_left(text: str) -> bool:
+    """Whether a text's first strongly directional character is right to left, as a host's
+    `dir="auto"` finds it (isolated runs included)."""
+    for character in text:
+        kind = unicodedata.bidirectional(character)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
 
 
 class MarkdownRenderer(Renderer[MarkdownOptions]):

@@ -59,12 +59,13 @@ def _all(tokens: list[Token]) -> list[Token]:
 
 # An Urdu key heading opens with the word for question (`سوال 7: 4`, issue 27, X7): read as
 # `7. 4`, as an English one is written, so that both languages' keys compare.
-_URDU_KEY = re.compile(r"^سوال ([0-9]+): ")
+# An Urdu heading that would open with a Latin run opens with "سوال N:" (issue 27, X7).
+_URDU_KEY = re.compile(r"^سوال ([0-9]+):(?: |$)")
 
 
 def _sections(tokens: list[Token], tag: str) -> dict[str, list[Token]]:
-    """The tokens under each heading of `tag`, by the heading's text (an Urdu key heading as
-    an English one), up to the next heading of that level or above."""
+    """The tokens under each heading of `tag`, by the heading's text (an Urdu heading opening
+    with "سوال N:" as an English one), up to the next heading of that level or above."""
     found: dict[str, list[Token]] = {}
     current: list[Token] | None = None
     at = 0
@@ -449,7 +450,7 @@ def test_gaps_in_code_and_next_to_words(hostile_types: Quiz) -> None:
     _, section = _section(tokens, "h2", "4.")
     html = GFM.render(markdown)
     assert f"<code>(2){NBSP}{WJ}________{WJ}</code>" in html  # a gap in code: a blank in code
-    question = html.split("<h2>4.")[1].split("<h2>")[0]
+    question = re.split(r"<h2>(?:4\.|سوال 4:)", html)[1].split("<h2>")[0]
     assert "<em>b</em>" in question and "<em>_" not in question  # the author's emphasis only
     assert question.count("________") == 4 + 0  # every blank, none taken for emphasis
     assert f"(1){NBSP}{WJ}________{WJ}x" in markdown
