@@ -15,9 +15,9 @@ import yaml
 from conftest import REPO
 
 from quizbank.cli import main
-from quizbank.status import bank_status
 from quizbank.importer.command import import_files
 from quizbank.loader import load_quiz
+from quizbank.status import bank_status
 
 PNG = (REPO / "tests" / "fixtures" / "media" / "images" / "grid.png").read_bytes()
 

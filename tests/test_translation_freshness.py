@@ -11,8 +11,8 @@ from pathlib import Path
 from conftest import QUIZ, REPO, Run, edit, line_of
 
 from quizbank.freshness import source_digests
-from quizbank.translated import with_sources
 from quizbank.model import Cloze, Matching, question_texts
+from quizbank.translated import with_sources
 from quizbank.yamlsource import load_document
 
 SOURCE_LINE = re.compile(r"^ *source: .*\n", re.MULTILINE)
