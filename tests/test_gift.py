@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import quizbank_renderers.moodle_text as moodle
+from asked import asked
 from conftest import REPO
 from quizbank_renderers.gift import (
     GiftOptions,
@@ -53,8 +54,7 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.registry import discover_renderers
-from quizbank.renderer import QuizTranslations, in_sections
-from quizbank.variables import expand, has_variables
+from quizbank.renderer import QuizTranslations
 
 FIXTURES = REPO / "tests" / "fixtures"
 WJ = "\u2060"
@@ -473,21 +473,12 @@ def _check_every_question(quiz: QuizTranslations, lang: str) -> list[dict[str, A
     first, *read = read_gift(_render(quiz, lang))
     assert first["category"].replace(WJ, "") == category(current)
     stored = [q for q in read if q["qtype"] != "category"]  # sections', variants' categories
-    carried = [  # each question, a question with variables as its variants (idnumber …/n)
-        asked
-        for _, question in in_sections(current)
-        if question.type in QTYPES
-        for asked in (
-            [(variant, f"/{n}") for n, (_, variant) in enumerate(expand(current.id, question), 1)]
-            if has_variables(question)
-            else [(question, "")]
-        )
-    ]
+    carried = asked(current, QTYPES)  # a question with variables as its variants (id …/n)
     assert len(stored) == len(carried)
     for (question, variant), read in zip(carried, stored, strict=True):
         read["name"] = read["name"].replace(WJ, "")
         meant = expected(current, question)
-        meant["idnumber"] += variant
+        meant["idnumber"] += f"/{variant}" if variant else ""
         assert read["questiontextformat"] == read["generalfeedbackformat"] == "html"
         assert {key: read[key] for key in meant} == meant, question.id
     return stored

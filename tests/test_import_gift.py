@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import quizbank_renderers.moodle_text as moodle
+from asked import asked
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -43,8 +44,6 @@ from quizbank.model import (
     TrueFalse,
 )
 from quizbank.registry import discover_renderers
-from quizbank.renderer import in_sections
-from quizbank.variables import expand, has_variables
 
 WJ = "\u2060"
 GIFT_TYPES = {
@@ -919,21 +918,6 @@ def _quizzes() -> list[tuple[str, Quiz]]:
     return found
 
 
-def _asked(quiz: Quiz) -> list[tuple[Question, str]]:
-    """What GIFT writes of a quiz, in order: each question GIFT carries, in its section's order,
-    a question with variables as its variants (each with its idnumber's `/n`)."""
-    return [
-        asked
-        for _, question in in_sections(quiz)
-        if question.type in GIFT_TYPES
-        for asked in (
-            [(variant, f"/{n}") for n, (_, variant) in enumerate(expand(quiz.id, question), 1)]
-            if has_variables(question)
-            else [(question, "")]
-        )
-    ]
-
-
 def _html(text: str | None, lang: str, *, inline: bool = False) -> SourceText | None:
     return SourceText(html_text(text, lang, inline=inline), "html") if text else None
 
@@ -1009,10 +993,11 @@ def test_quizbank_gift_reads_back_as_the_quizzes(built: Path) -> None:
         assert (bank.categories[0].line, bank.categories[0].path) == (1, [title])
         assert all(category.path[0] == title for category in bank.categories)  # and below it
         read = [question for category in bank.categories for question in category.questions]
-        carried = _asked(quiz)
+        carried = asked(quiz, GIFT_TYPES)  # a question with variables as its variants
         assert len(read) == len(carried)
         for (question, variant), read_back in zip(carried, read, strict=True):
-            assert read_back.idnumber == f"{quiz.id}/{question.id}{variant}"
+            number = f"/{variant}" if variant else ""
+            assert read_back.idnumber == f"{quiz.id}/{question.id}{number}"
             assert read_back.name.replace(WJ, "") == moodle.question_name(question).replace(WJ, "")
             assert read_back.losses == [], question.id
             assert read_back.files == {}

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asked import asked
 from conftest import REPO
 
 from quizbank.build import BuildRequest, build
@@ -37,8 +38,7 @@ from quizbank.model import (
     question_texts,
 )
 from quizbank.registry import discover_renderers
-from quizbank.renderer import in_sections
-from quizbank.variables import expand, has_variables, variable_values, variant_question, variants
+from quizbank.variables import variable_values, variant_question, variants
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SOURCES = {
@@ -318,16 +318,10 @@ def test_gift_gives_back_the_types_gift_has(
         assert set(back) == {key for key in wanted if key[0] == lang}
         for key, quiz in back.items():
             kept = {  # what GIFT writes: a question with variables as a question per variant
-                (f"{q.id}-{n}" if has_variables(q) else q.id): (
-                    variant.model_copy(update={"id": f"{q.id}-{n}"}) if has_variables(q) else q
+                (q.id if n == 0 else f"{q.id}-{n}"): (
+                    q if n == 0 else q.model_copy(update={"id": f"{q.id}-{n}"})
                 )
-                for _, q in in_sections(wanted[key])
-                if q.type in GIFT_TYPES
-                for n, variant in (
-                    enumerate((v for _, v in expand(wanted[key].id, q)), 1)
-                    if has_variables(q)
-                    else [(0, q)]
-                )
+                for q, n in asked(wanted[key], GIFT_TYPES)
             }
             assert sorted(q.id for q in quiz.questions) == sorted(kept)  # the rest left out
             for question in quiz.questions:
