@@ -23,6 +23,7 @@ from quizbank.bank import bank_titles, read_bank
 from quizbank.cache import CACHE_FILE, BuildCache, CachedQuiz, file_stamp, renderer_key
 from quizbank.diagnostics import Diagnostic, Report
 from quizbank.errors import QuizbankError, UsageError
+from quizbank.i18n import has_catalog
 from quizbank.images import MAX_IMAGE_BYTES, content_folder
 from quizbank.losses import loss_diagnostics
 from quizbank.model import LANGUAGE_CODE
@@ -183,6 +184,13 @@ def build(
     renderers = plan_renderers(registry, request.formats, request.options, languages)
     check_output_folder(request.out_dir, request.paths, marker=CACHE_FILE, force=request.force)
     result = BuildResult(Report(files=bank.file_count), languages=len(languages))
+    result.warnings += [
+        f"quizbank has no interface catalog for {lang} "
+        f"(quizbank/locale/{lang.replace('-', '_')}/LC_MESSAGES/quizbank.mo): its pages show "
+        "the interface in English"
+        for lang in languages
+        if not has_catalog(lang)
+    ]
     jobs = _worker_count(request.jobs, result.warnings)
     folder = OutputFolder(request.out_dir)
     global _JOB

@@ -52,6 +52,11 @@ def translations_for(lang: str) -> gettext.NullTranslations:
     return Translations.load(dirname=LOCALE_DIR, locales=[_gettext_locale(lang)], domain=DOMAIN)
 
 
+def has_catalog(lang: str) -> bool:
+    """Whether quizbank's interface is translated into `lang` (English is its own source)."""
+    return lang.split("-")[0] == "en" or isinstance(translations_for(lang), Translations)
+
+
 def gettext_for(lang: str) -> Callable[[str], str]:
     """A `gettext` function for `lang`, for renderers that need a few interface strings."""
     return translations_for(lang).gettext

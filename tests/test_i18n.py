@@ -6,6 +6,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
+from conftest import QUIZ, Run
 
 from quizbank.i18n import (
     LOCALE_DIR,
@@ -202,3 +204,19 @@ def test_option_letters_follow_the_language() -> None:
 )
 def test_a_number_keeps_every_digit_it_has(number: float, shown: str) -> None:
     assert format_number(number, "en") == shown
+
+
+def test_a_language_without_an_interface_catalog_builds_with_a_warning(
+    bank: Path, cli: Callable[..., Run]
+) -> None:
+    (bank / "fr").mkdir()
+    english = (bank / "en" / f"{QUIZ}.yaml").read_text(encoding="utf-8")
+    (bank / "fr" / f"{QUIZ}.yaml").write_text(english.replace("lang: en", "lang: fr", 1), "utf-8")
+    run = cli("build", "-f", "html", "-o", "out")
+    assert run.code == 0, run.out + run.err
+    assert (
+        "quizbank: warning: quizbank has no interface catalog for fr "
+        "(quizbank/locale/fr/LC_MESSAGES/quizbank.mo): its pages show the interface in English"
+    ) in run.err
+    assert Path("out/html/fr", f"{QUIZ}.html").is_file()
+    assert "catalog" not in cli("build", "-f", "html", "-l", "ur", "-o", "out-ur").err
