@@ -169,10 +169,10 @@ def test_an_urdu_accepted_answer_reads_right_to_left(out: Path, page: Page) -> N
 def test_an_urdu_code_span_in_a_text_reads_right_to_left(page: Page) -> None:
     """An author's code span `*سیڈ` in a prompt (left to right, its star would show after the
     word), and a Latin one beside it."""
-    from quizbank_renderers.markdown import _isolated
+    from quizbank_renderers.markdown_rtl import isolated
 
     text = "جواب میں `*سیڈ` یا `state_dict()` لکھیں"
-    page.set_content(_paragraphs([HOST.renderInline(_isolated(text, True))]))
+    page.set_content(_paragraphs([HOST.renderInline(isolated(text, True))]))
     star, letter = _xs(page, "#p0", "*سیڈ", [0, 1]) or [0.0, 0.0]
     name, paren = _xs(page, "#p0", "state_dict()", [0, 10]) or [0.0, 0.0]
     assert star > letter, (star, letter)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from quizbank_renderers import markdown
+from quizbank_renderers import markdown_rtl
 
 from quizbank.build import BuildRequest, build
 from quizbank.markup import plain_label, to_html
@@ -32,7 +32,7 @@ MATCH = f"ہر پیرامیٹر کی حالت (جیسے {LRI}Adam{PDI} کے مو
 def test_a_superscript_digit_is_in_its_numbers_isolation(power: str) -> None:
     text = f"یعنی {power} بائٹس"
     assert to_html(text, "ur", inline=True) == f'یعنی <bdi lang="en">{power}</bdi> بائٹس'
-    assert markdown._isolated(text, True) == f"یعنی {LRI}{power}{PDI} بائٹس"
+    assert markdown_rtl.isolated(text, True) == f"یعنی {LRI}{power}{PDI} بائٹس"
     assert plain_label(text, "ur") == f"یعنی {LRI}{power}{PDI} بائٹس"
 
 

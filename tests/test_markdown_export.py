@@ -12,7 +12,9 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from quizbank_renderers import markdown as renderer
-from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer, safe_markdown
+from quizbank_renderers import markdown_guards, markdown_lists, markdown_rtl
+from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer
+from quizbank_renderers.markdown_guards import safe_markdown
 
 from quizbank.errors import UsageError
 from quizbank.loader import load_quiz
@@ -692,15 +694,15 @@ def _tricky_texts(count: int, seed: int) -> list[str]:
 
 def _guarded_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     """Take the shortcuts away: every text is parsed for its fences, HTML and lists."""
-    monkeypatch.setattr(renderer, "_GUARDED", re.compile(""))
-    monkeypatch.setattr(renderer, "_may_list_at_edge", lambda text, last: True)
-    monkeypatch.setattr(renderer, "_may_ordered_at_edge", lambda text, last: True)
-    monkeypatch.setattr(renderer, "_MAY_HOLD_CODE_BLOCK", re.compile(""))
+    monkeypatch.setattr(markdown_guards, "_GUARDED", re.compile(""))
+    monkeypatch.setattr(markdown_lists, "_may_list_at_edge", lambda text, last: True)
+    monkeypatch.setattr(markdown_lists, "_may_ordered_at_edge", lambda text, last: True)
+    monkeypatch.setattr(markdown_rtl, "_MAY_HOLD_CODE_BLOCK", re.compile(""))
     for function in (
-        renderer.safe_markdown,
-        renderer.lead_and_rest,
-        renderer._blocks,
-        renderer._isolate,
+        markdown_guards.safe_markdown,
+        markdown_guards.lead_and_rest,
+        markdown_guards.block_tokens,
+        markdown_rtl._isolate,
     ):
         function.cache_clear()
 
@@ -712,10 +714,10 @@ def test_texts_skipped_by_the_shortcuts_come_out_as_parsed(
 
     def outputs() -> list[tuple[str, str, str, str, str]]:
         safe = [safe_markdown(text) for text in texts]
-        first = [renderer._edge_bullet(text, last=False) for text in texts + safe]
-        last = [renderer._edge_bullet(text, last=True) for text in texts + safe]
-        opens = [renderer._edge_delimiter(text, last=False) for text in texts + safe]
-        ends = [renderer._edge_delimiter(text, last=True) for text in texts + safe]
+        first = [markdown_lists._edge_bullet(text, last=False) for text in texts + safe]
+        last = [markdown_lists._edge_bullet(text, last=True) for text in texts + safe]
+        opens = [markdown_lists._edge_delimiter(text, last=False) for text in texts + safe]
+        ends = [markdown_lists._edge_delimiter(text, last=True) for text in texts + safe]
         return list(zip(safe + safe, first, last, opens, ends, strict=True))
 
     shortcut = outputs()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import CONTENT
 from markdown_it import MarkdownIt
-from quizbank_renderers import markdown as renderer
+from quizbank_renderers import markdown_rtl
 from quizbank_renderers.markdown import render_markdown
 
 from quizbank.loader import load_quiz
@@ -139,4 +139,4 @@ def test_a_blank_before_a_space_is_as_before() -> None:
     ],
 )
 def test_a_code_span_with_urdu_is_isolated_first_strong(text: str, isolated: str) -> None:
-    assert renderer._isolated(text, True) == isolated
+    assert markdown_rtl.isolated(text, True) == isolated

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from quizbank_renderers.markdown import safe_markdown
+from quizbank_renderers.markdown_guards import safe_markdown
 
 from quizbank.markup import safe_link
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
-from quizbank_renderers.markdown import safe_markdown
+from quizbank_renderers.markdown_guards import safe_markdown
 
 from quizbank.build import BuildRequest, build
 from quizbank.loader import load_quiz

@@ -17,7 +17,9 @@ import pytest
 from markdown_it import MarkdownIt
 from playwright.sync_api import Browser, sync_playwright
 from quizbank_renderers import markdown as renderer
-from quizbank_renderers.markdown import render_markdown, safe_markdown
+from quizbank_renderers import markdown_guards, markdown_rtl
+from quizbank_renderers.markdown import render_markdown
+from quizbank_renderers.markdown_guards import safe_markdown
 from test_html_browser import CHROMIUM, CHROMIUM_ARGS
 
 from quizbank.loader import load_quiz
@@ -66,7 +68,7 @@ def _plain(markdown: str) -> str:
 
 def _unisolated(monkeypatch: pytest.MonkeyPatch) -> None:
     """Render right-to-left pages as before the isolation."""
-    monkeypatch.setattr(renderer, "_isolated", lambda text, rtl: text)
+    monkeypatch.setattr(renderer, "isolated", lambda text, rtl: text)
 
 
 # --- the Markdown, exactly -------------------------------------------------------------------
@@ -133,7 +135,7 @@ def test_left_to_right_pages_have_no_isolates() -> None:
 )
 def test_what_is_isolated_and_what_stays_as_written(text: str, isolated: str) -> None:
     safe = safe_markdown(text)
-    got = renderer._isolated(safe, True)
+    got = markdown_rtl.isolated(safe, True)
     assert got.replace(LRI, "⟨").replace(PDI, "⟩") == isolated
     assert _html(got) == _html(safe)
 
@@ -168,8 +170,8 @@ def test_isolation_changes_nothing_but_the_isolates() -> None:
     isolated = 0
     for text in _texts(4000, seed=19):
         safe = safe_markdown(text)
-        for shown in (safe, *renderer.lead_and_rest(text)):
-            got = renderer._isolated(shown, True)
+        for shown in (safe, *markdown_guards.lead_and_rest(text)):
+            got = markdown_rtl.isolated(shown, True)
             html = HOST.render(got)
             assert _plain(html) == HOST.render(shown), (shown, got)
             assert not re.search(f"<(code|pre)>[^<]*[{LRI}{FSI}{PDI}]", html), got

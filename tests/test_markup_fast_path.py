@@ -13,7 +13,6 @@ import random
 import re
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -141,16 +140,23 @@ def test_what_could_be_other_markdown_takes_the_slow_path(text: str) -> None:
     _check(text)
 
 
-def _clear_caches(renderer: ModuleType) -> None:
-    """Forget the renderer's memoized results, so that they are computed again."""
-    for function in (renderer.safe_markdown, renderer.lead_and_rest, renderer._blocks):
+def _without_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Take the Markdown renderer's shortcut for plain paragraphs away (in its guards and its
+    lists), and forget its memoized results, so that they are computed again."""
+    from quizbank_renderers import markdown_guards, markdown_lists
+
+    for module in (markdown_guards, markdown_lists):
+        monkeypatch.setattr(module, "is_plain_paragraph", lambda text: False)
+    guards = markdown_guards
+    for function in (guards.safe_markdown, guards.lead_and_rest, guards.block_tokens):
         function.cache_clear()
 
 
 def test_markdown_renderer_shortcut_changes_no_output(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Markdown renderer passes plain paragraphs through without parsing them: the same
     result as parsing them."""
-    from quizbank_renderers import markdown as renderer
+    from quizbank_renderers import markdown_guards as guards
+    from quizbank_renderers import markdown_lists as lists
 
     texts = [t for t in _random_texts(1000, seed=7) if markup.is_plain_paragraph(t)]
     texts += ["", "a", "`<b>`", "**x** `y`"]
@@ -159,17 +165,16 @@ def test_markdown_renderer_shortcut_changes_no_output(monkeypatch: pytest.Monkey
     def outputs() -> list[object]:
         return [
             (
-                renderer.safe_markdown(text),
-                renderer.lead_and_rest(text),
-                renderer._edge_bullet(text, last=True),
-                renderer._edge_bullet(text, last=False),
+                guards.safe_markdown(text),
+                guards.lead_and_rest(text),
+                lists._edge_bullet(text, last=True),
+                lists._edge_bullet(text, last=False),
             )
             for text in texts
         ]
 
     shortcut = outputs()
-    monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
-    _clear_caches(renderer)
+    _without_shortcut(monkeypatch)
     assert outputs() == shortcut
 
 
@@ -181,6 +186,5 @@ def test_markdown_export_is_the_same_without_the_shortcut(
     paths = [*generate_bank(tmp_path, 2, 15, seed=5), *sorted(CONTENT.rglob("*.yaml"))]
     quizzes = [quiz for path in paths if (quiz := load_quiz(path).quiz) is not None]
     shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
-    monkeypatch.setattr(renderer, "is_plain_paragraph", lambda text: False)
-    _clear_caches(renderer)
+    _without_shortcut(monkeypatch)
     assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
