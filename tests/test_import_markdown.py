@@ -24,7 +24,10 @@ from hypothesis import strategies as st
 from quizbank_renderers import moodle_text as moodle
 
 from quizbank.importer import html_markdown as hm
-from quizbank.importer.html_markdown import MAX_DEPTH, MAX_TAGS, Markdown, to_markdown
+from quizbank.importer.findings import Findings
+from quizbank.importer.html_cleaning import MAX_DEPTH
+from quizbank.importer.html_markdown import MAX_TAGS, Markdown, to_markdown
+from quizbank.importer.simple_html import from_simple_html
 from quizbank.loader import load_quiz
 from quizbank.markup import media, to_html, to_plain
 from quizbank.model import text_fields
@@ -211,11 +214,11 @@ def test_the_fast_path_converts_as_markdownify_does() -> None:
     fast = 0
     for value in texts:
         for inline in (False, True):
-            simple = hm._simple(value, inline)
+            simple = from_simple_html(value, inline)
             if simple is not None:
                 fast += 1
-                state = hm._State(_in_file)
-                assert simple == hm._converted(value, inline, state), value
+                findings = Findings(_in_file)
+                assert simple == hm._converted(value, inline, findings), value
     assert fast > len(texts)  # most texts, both ways
 
 
