@@ -11,16 +11,8 @@ from typing import Any
 import jsonschema
 import pytest
 from pydantic import BaseModel
-from quizbank_renderers.json import (
-    _EXPORTS,
-    FORMAT_VERSION,
-    JsonOptions,
-    JsonRenderer,
-    QuizExport,
-    _dumps,
-    export_data,
-    unexported_fields,
-)
+from quizbank_renderers.json import JsonOptions, JsonRenderer, _dumps, export_data
+from quizbank_renderers.json_models import _EXPORTS, FORMAT_VERSION, QuizExport, unexported_fields
 
 import quizbank
 from quizbank.errors import UsageError

@@ -12,16 +12,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from quizbank_renderers.json import (
-    _EXPORTS,
-    _TYPES,
-    JsonOptions,
-    JsonRenderer,
-    QuizExport,
-    export_data,
-    model_classes,
-    unexported_models,
-)
+from quizbank_renderers.json import _TYPES, JsonOptions, JsonRenderer, export_data
+from quizbank_renderers.json_models import _EXPORTS, QuizExport, model_classes, unexported_models
 
 from quizbank.loader import load_quiz
 from quizbank.markup import to_html
