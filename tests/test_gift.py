@@ -1,8 +1,8 @@
 """The GIFT renderer, read back by Moodle's GIFT grammar (question/format/gift/format.php, ported
-line by line in quizbank/importer/gift.py, the GIFT import's reader): every question's type, key,
-feedback and general feedback, the idnumber and tags, and hostile text intact. scripts/gift-check
-imports the same files into the real Moodle 4.5 and checks what it stored against `expected`
-below; what it found is tested here."""
+line by line in quizbank/importer/gift_grammar.py, the GIFT import's reader): every question's
+type, key, feedback and general feedback, the idnumber and tags, and hostile text intact.
+scripts/gift-check imports the same files into the real Moodle 4.5 and checks what it stored
+against `expected` below; what it found is tested here."""
 
 # ruff: noqa: RUF001 - Urdu punctuation is meant
 
@@ -33,7 +33,7 @@ from quizbank_renderers.moodle_types import plain_line
 from quizbank.build import BuildRequest, build
 from quizbank.errors import RendererError
 from quizbank.grading import POSITIVE_GRADES, option_grades
-from quizbank.importer.gift import (
+from quizbank.importer.gift_grammar import (
     GiftCategory,
     GiftQuestion,
     escapedchar_post,
@@ -60,11 +60,11 @@ FIXTURES = REPO / "tests" / "fixtures"
 WJ = "\u2060"
 
 # ------------------------------------------------------------------------ Moodle's GIFT grammar
-# The core's port of qformat_gift::readquestions() and readquestion() (quizbank.importer.gift),
-# each question as the dictionary of what Moodle stores; with what Moodle's importprocess() then
-# checks (match_grade_options: a grade on Moodle's list), and what quizbank's renderer never
-# writes (a description, a missing word, a numerical range or feedback for other answers) an
-# error too. An import error is GiftError.
+# The core's port of qformat_gift::readquestions() and readquestion()
+# (quizbank.importer.gift_grammar), each question as the dictionary of what Moodle stores; with
+# what Moodle's importprocess() then checks (match_grade_options: a grade on Moodle's list), and
+# what quizbank's renderer never writes (a description, a missing word, a numerical range or
+# feedback for other answers) an error too. An import error is GiftError.
 
 
 class GiftError(ValueError):

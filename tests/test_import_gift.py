@@ -1,6 +1,7 @@
-"""The GIFT reader (quizbank/importer/gift.py): Moodle's grammar made a SourceBank. Every type
-and branch, line numbers, categories, comments, escapes and formats, each loss and skip,
-malformed files at their line and column, hostile input, and quizbank's own GIFT read back."""
+"""The GIFT reader (quizbank/importer/gift.py and gift_grammar.py): Moodle's grammar made a
+SourceBank. Every type and branch, line numbers, categories, comments, escapes and formats, each
+loss and skip, malformed files at their line and column, hostile input, and quizbank's own GIFT
+read back."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from quizbank_renderers.moodle_types import plain_line as line_of
 
 from quizbank.build import BuildRequest, build
 from quizbank.grading import option_grades
-from quizbank.importer import gift
+from quizbank.importer import gift, gift_grammar
 from quizbank.importer.command import read_bank
-from quizbank.importer.gift import category_path, parse_gift, read_gift
+from quizbank.importer.gift import category_path, read_gift
+from quizbank.importer.gift_grammar import parse_gift
 from quizbank.importer.source import (
     MalformedFile,
     Skipped,
@@ -442,7 +444,7 @@ MOODLE_STORED: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
-def _as_moodle_stores(record: gift.GiftQuestion) -> dict[str, Any]:
+def _as_moodle_stores(record: gift_grammar.GiftQuestion) -> dict[str, Any]:
     """A record in the shape above (numbers as Moodle writes them, `~` feedback its `*` answer)."""
     stored: dict[str, Any] = {
         "qtype": record.qtype,
@@ -471,10 +473,10 @@ def _as_moodle_stores(record: gift.GiftQuestion) -> dict[str, Any]:
 
 def test_the_grammar_reads_what_moodle_stored() -> None:
     records = list(parse_gift(Path("moodle.gift"), MOODLE_READ))
-    categories = [r for r in records if isinstance(r, gift.GiftCategory)]
-    assert categories == [gift.GiftCategory(26, "$course$/top/In//out/Deeper")]
+    categories = [r for r in records if isinstance(r, gift_grammar.GiftCategory)]
+    assert categories == [gift_grammar.GiftCategory(26, "$course$/top/In//out/Deeper")]
     assert category_path(categories[0].path) == ["In/out", "Deeper"]  # Moodle: top/In/out/Deeper
-    questions = [_as_moodle_stores(r) for r in records if isinstance(r, gift.GiftQuestion)]
+    questions = [_as_moodle_stores(r) for r in records if isinstance(r, gift_grammar.GiftQuestion)]
     assert len(questions) == len(MOODLE_STORED)
     defaults = {
         "idnumber": "",
@@ -556,7 +558,7 @@ def test_id_and_tags_comments() -> None:
 
 
 def test_tags_as_moodles_expression_finds_them() -> None:
-    found = gift.extract_idnumber_and_tags_from_comment
+    found = gift_grammar.extract_idnumber_and_tags_from_comment
     assert found("[tag:a [tag:b]")[1] == ["a [tag:b"]
     # Back to the last escaped `]` when the run ends otherwise, its `\` kept.
     assert found("[tag:a\\]b\\] c<]")[1] == ["a]b\\"]
@@ -581,7 +583,7 @@ def test_id_and_tags_are_those_moodles_expressions_find(parts: list[str]) -> Non
     found = _MOODLE_ID.search(comment)
     moodle_id = found[1].strip().replace("\\]", "]") if found else ""
     moodle_tags = [tag.strip().replace("\\]", "]") for tag in _MOODLE_TAG.findall(comment)]
-    assert gift.extract_idnumber_and_tags_from_comment(comment) == (moodle_id, moodle_tags)
+    assert gift_grammar.extract_idnumber_and_tags_from_comment(comment) == (moodle_id, moodle_tags)
 
 
 def test_comment_lines_anywhere_in_a_block_are_not_text() -> None:
@@ -692,7 +694,7 @@ def test_a_category_of_no_names_is_the_files() -> None:
 
 def test_the_category_line_keeps_its_characters_as_moodle_does() -> None:
     [record] = parse_gift(Path("b.gift"), "$CATEGORY: $course$/top/A \\\\ b: {x} \\: c")
-    assert record == gift.GiftCategory(1, "$course$/top/A \\ b: {x} &&058; c")
+    assert record == gift_grammar.GiftCategory(1, "$course$/top/A \\ b: {x} &&058; c")
 
 
 # ----------------------------------------------------------------------------- malformed files
