@@ -341,6 +341,9 @@ def find_formulas(text: str) -> tuple[tuple[str, bool], ...]:
 
 # What MathJax, where an LMS typesets formulas, reads as the start of one in a text's words.
 _MATHJAX_OPENER = re.compile(r"\\[(\[]|\$\$")
+# What a text's source holds when its words may show one: a backslash, `$$`, or a character
+# reference to a backslash or a dollar sign.
+_MAY_SHOW_OPENER = re.compile(r"\\|\$\$|&(?:#0*(?:92|36)|#[xX]0*(?:5[cC]|24)|bsol|dollar);")
 # Inline tokens that show no characters of their own, where a text's words run on across them.
 _JOINED = frozenset({"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"})
 _JOINED |= {"link_open", "link_close"}
@@ -351,8 +354,10 @@ def mathjax_opener(text: str) -> str | None:
     """The formula delimiter (`\\(`, `\\[` or `$$`) that a text shows as characters outside
     code and its own formulas, where an LMS's MathJax would typeset what follows as TeX that
     quizbank never checked; None when it shows none."""
-    if "\\" not in text and "&" not in text and "$$" not in text:
-        return None  # nearly every text: nothing can show one
+    if ("\\" not in text and "$" not in text and "&" not in text) or (
+        _MAY_SHOW_OPENER.search(text) is None
+    ):
+        return None  # nearly every text: no backslash, `$$` or entity of either to show one
     for token in _tokens(text, True):
         if token.type != "inline":  # code blocks and displayed formulas are no words
             continue
@@ -395,12 +400,23 @@ _ANY_LINK = with_maths(MarkdownIt("commonmark", {"html": False}).enable(["table"
 _ANY_LINK.validateLink = _any_path  # type: ignore[method-assign]
 
 
+# Where a text may hold a link whose destination is not written after `](`: a reference
+# definition (`[x]: dest`) or an autolink (`<scheme:…>`).
+_MAY_LINK_ELSEWHERE = re.compile(r"\]:|<[A-Za-z][A-Za-z0-9+.-]{1,31}:")
+_INLINE_DESTINATION = re.compile(r"\]\(\s*<?([^\s)>]*)")
+_SAFE_DESTINATION = re.compile(r"(?i:https?://|mailto:)[^\\&%]*$")
+
+
 @lru_cache(maxsize=1024)
 def unlinked(text: str) -> tuple[str, ...]:
     """The destinations, as written, of the links Markdown reads in a text (autolinks and
     reference definitions too) that every export shows as text: not http(s) or mailto."""
-    if "[" not in text and "<" not in text:
-        return ()
+    if "]" not in text and "<" not in text:
+        return ()  # nearly every text: no link of any kind
+    if not _MAY_LINK_ELSEWHERE.search(text) and all(
+        _SAFE_DESTINATION.match(found) for found in _INLINE_DESTINATION.findall(text)
+    ):
+        return ()  # no link, or only inline links to http(s) or mailto: nothing to parse
     env: EnvType = {}
     tokens = walk(_ANY_LINK.parse(text, env), into_images=False)
     hrefs = [str(t.attrGet("href") or "") for t in tokens if t.type == "link_open"]
