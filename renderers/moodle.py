@@ -43,7 +43,14 @@ from quizbank.errors import RendererError
 from quizbank.locales import option_letter
 from quizbank.markup import to_plain
 from quizbank.model import Cloze, Numerical, Question, Quiz
-from quizbank.renderer import Loss, OutputFile, QuizTranslations, Renderer, RendererOptions
+from quizbank.renderer import (
+    Loss,
+    OutputFile,
+    QuizTranslations,
+    Renderer,
+    RendererOptions,
+    in_sections,
+)
 from quizbank.variables import variant_question, variants
 
 from .moodle_calculated import Placeholders, shown_differently
@@ -149,22 +156,17 @@ def _category(path: str, info: str = "") -> str:
 
 def _placed(versions: Versions[Quiz], syntax: Syntax) -> Iterator[tuple[str, Versions[Question]]]:
     """Each question with its versions, after its section's category path below the quiz's
-    (empty without sections), in the order of the sections."""
+    (empty without sections), in the order of the sections (renderer.in_sections)."""
     questions = _aligned([(lang, quiz.questions) for lang, quiz in versions])
-    sections = _aligned([(lang, quiz.sections or []) for lang, quiz in versions])
-    if not sections:
-        for _, same in questions:
-            yield "", same
-        return
     by_id = {question.id: same for question, same in questions}
-    for section, same_sections in sections:
-        titles = [(lang, each.title or each.id) for lang, each in same_sections]
-        path = category_name(_category_title(titles, syntax))
-        for question_id in section.questions:
-            if question_id in by_id:
-                yield path, by_id.pop(question_id)
-    for same in by_id.values():  # (validate refuses sections that leave one out)
-        yield "", same
+    paths = {
+        section.id: category_name(
+            _category_title([(lang, each.title or each.id) for lang, each in same], syntax)
+        )
+        for section, same in _aligned([(lang, quiz.sections or []) for lang, quiz in versions])
+    }
+    for section, question in in_sections(versions[0][1]):
+        yield ("" if section is None else paths[section.id]), by_id[question.id]
 
 
 class MoodleRenderer(Renderer[MoodleOptions]):
