@@ -1,5 +1,6 @@
-"""The benchmark's synthetic bank: valid, the size asked for, the same for a seed; and the build
-cache it measures re-renders only what changed."""
+"""The benchmark's synthetic bank: valid, the size asked for, the same for a seed, in each of
+its kinds (with every type, images and formulas; with variables and sections) building in every
+default format; and the build cache it measures re-renders only what changed."""
 
 from __future__ import annotations
 
@@ -11,10 +12,20 @@ import pytest
 from quizbank.build import BuildRequest, BuildResult, build
 from quizbank.cli import main
 from quizbank.loader import load_quiz
+from quizbank.model import MultipleChoice, SingleChoice
 from quizbank.registry import Registry, discover_renderers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from generate import LANGUAGES, TYPES, edit_one_file, generate_bank, quiz_id
+from generate import (
+    FORMULAS,
+    IMAGES,
+    LANGUAGES,
+    TYPES,
+    VARIABLE_TYPES,
+    edit_one_file,
+    generate_bank,
+    quiz_id,
+)
 
 QUIZZES, QUESTIONS = 4, 6
 FORMATS = ["json", "markdown"]  # two renderers that load; the bank-wide schema.json comes too
@@ -55,7 +66,9 @@ def test_generated_bank_has_every_question_in_every_language(generated: Path) ->
         assert sum(len(q.questions) for q in quizzes if q) == QUIZZES * QUESTIONS
         for quiz in quizzes:
             assert quiz is not None
-            assert all(len(q.options) == 4 for q in quiz.questions if q.type != "true_false")
+            choices = [q for q in quiz.questions if isinstance(q, SingleChoice | MultipleChoice)]
+            assert len(choices) == len(quiz.questions)
+            assert all(len(q.options) == 4 for q in choices)
 
 
 def test_generated_text_has_markdown_and_urdu(generated: Path) -> None:
@@ -164,3 +177,57 @@ def test_the_all_types_bank_has_every_type_and_validates(
         quiz = load_quiz(root / lang / f"{quiz_id(0)}.yaml").quiz
         assert quiz is not None
         assert sorted(q.type for q in quiz.questions) == sorted(TYPES)
+
+
+KINDS = {
+    "choices": {},
+    "all-types": {"all_types": True},
+    "variables-sections": {"variables_sections": True},
+    "both": {"all_types": True, "variables_sections": True},
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_of_bank_validates_and_builds_in_every_default_format(
+    kind: str, tmp_path: Path, registry: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "content"
+    generate_bank(root, 3, 10, seed=5, **KINDS[kind])
+    assert main(["validate", str(root)]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 errors, 0 warnings in 6 files")
+    defaults = [name for name, entry in registry.renderers.items() if entry.cls.builds_by_default]
+    assert {"html", "json", "markdown", "moodle", "gift", "qti12", "qti3"} <= set(defaults)
+    result = build(BuildRequest([root], tmp_path / "out", defaults, jobs=1), registry)
+    assert not result.report.has_errors, [d.format() for d in result.report]
+    for name in defaults:
+        written = [p for p in (tmp_path / "out" / name).rglob("*") if p.is_file()]
+        assert len(written) >= 6, name  # each quiz in each language, at least
+
+
+def test_the_all_types_bank_shows_images_and_formulas_in_both_languages(tmp_path: Path) -> None:
+    root = tmp_path / "content"
+    generate_bank(root, 2, 9, seed=3, all_types=True)
+    assert (root / "images" / IMAGES[0]).read_bytes().startswith(b"\x89PNG\r\n")
+    assert (root / "images" / IMAGES[1]).read_text("utf-8").startswith("<svg ")
+    for lang in LANGUAGES:
+        text = (root / lang / f"{quiz_id(0)}.yaml").read_text("utf-8")
+        assert all(f"](../images/{image})" in text for image in IMAGES)
+        assert all(formula in text for formula in FORMULAS)
+        assert f"${FORMULAS[0]}$" in text  # displayed in an explanation too
+
+
+def test_the_variables_sections_bank_has_variables_and_sections_that_draw(tmp_path: Path) -> None:
+    root = tmp_path / "content"
+    generate_bank(root, 2, 12, seed=3, variables_sections=True)
+    for lang in LANGUAGES:
+        plain, sectioned = (load_quiz(root / lang / f"{quiz_id(i)}.yaml").quiz for i in (0, 1))
+        assert plain is not None and sectioned is not None
+        with_variables = [q for q in plain.questions if getattr(q, "variables", None)]
+        assert {q.type for q in with_variables} == set(VARIABLE_TYPES)
+        assert all(q.type not in VARIABLE_TYPES for q in plain.questions if q not in with_variables)
+        assert not plain.sections
+        assert sectioned.sections is not None and len(sectioned.sections) == 3
+        first = sectioned.sections[0]
+        assert first.pick is not None and first.pick < len(first.questions)
+        drawn = [question for section in sectioned.sections for question in section.questions]
+        assert drawn == [q.id for q in sectioned.questions]
