@@ -12,6 +12,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable
+from itertools import product
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -20,9 +21,12 @@ import pytest
 import quizbank_renderers.moodle_text as moodle
 from asked import asked
 from conftest import REPO
+from hypothesis import given
+from hypothesis import strategies as st
 from quizbank_renderers.gift import (
     GiftOptions,
     GiftRenderer,
+    _escaped,
     _escaped_plain,
     accepted_answers,
     html_text,
@@ -736,6 +740,29 @@ def test_the_grammar_reads_what_moodle_stored() -> None:
 
 ESCAPE_CASES = ["\\", "\\n", "\\\\:", "a\\", "~=#{}:\n\n", "\\{\\}", "&", "&&", "&:", "&\\", "::",
                 "####", "&&0", "\\&&"]  # fmt: skip
+
+
+# Moodle's escapes (qformat_gift::repchar) as one pass over the text, character by character:
+# what `_escaped`, a `replace` per character, must give.
+_ONE_PASS = {"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:"}
+_ONE_PASS |= {"\n": "\\n", "\r": ""}
+
+
+def _escaped_one_pass(text: str) -> str:
+    return "".join(_ONE_PASS.get(char, char) for char in text)
+
+
+def test_escaping_is_one_pass_over_every_short_text() -> None:
+    alphabet = [*_ONE_PASS, "n", "a", "&", "\u0645"]
+    for size in range(4):
+        for chars in product(alphabet, repeat=size):
+            text = "".join(chars)
+            assert _escaped(text) == _escaped_one_pass(text), repr(text)
+
+
+@given(st.text(alphabet=st.sampled_from([*_ONE_PASS, "n", "a", "<", "\u0645"]) | st.characters()))
+def test_escaping_is_one_pass_over_any_text(text: str) -> None:
+    assert _escaped(text) == _escaped_one_pass(text)
 
 
 @pytest.mark.parametrize("text", ESCAPE_CASES)
