@@ -61,6 +61,11 @@ class LoadedQuiz:
             d.severity is not Severity.ERROR for d in self.diagnostics
         )
 
+    @property
+    def head(self) -> bytes:
+        """The first bytes of the file (yamlsource.HEAD_BYTES), as read; none if it was not."""
+        return self.document.head if self.document else b""
+
     @cached_property
     def display(self) -> str:
         return display_path(self.path)

@@ -34,7 +34,8 @@ LANGUAGE_CODE = re.compile(LANG_PATTERN)
 # The bidirectional overrides and embeddings U+202A-U+202E are refused too: they reorder what
 # follows them (a file name `gnp.exe` shown as `exe.png`); the isolates U+2066-U+2069 and the
 # marks U+200E/U+200F, which Urdu needs, stay allowed.
-_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff\u202a-\u202e]")
+_REFUSED_CHARACTERS = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff\u202a-\u202e"
+_REFUSED = re.compile(f"[{_REFUSED_CHARACTERS}]")
 # What makes a title more than one line of inline text: a line break, or a code fence, which
 # would turn the title into an empty code block.
 _BLOCK_START = re.compile(r"[\n\r]|^ {0,3}(?:```|~~~)")
@@ -80,6 +81,25 @@ def _one_line(title: str) -> str:
     return title
 
 
+# What a text that may fail `_safe_text` or `_no_formula_opener` holds: a refused character, or
+# one that a formula opener is written with (`\(`, `\[`, `$$`, `&bsol;`, `&#36;`...).
+_SUSPECT = re.compile(f"[{_REFUSED_CHARACTERS}\\\\$&]")
+
+
+def _text(text: str) -> str:
+    """A Text's checks in one call, which pydantic makes for every text of a bank."""
+    if _SUSPECT.search(text) is None and not text.isspace():
+        return text  # nearly every text: one search
+    return _no_formula_opener(_safe_text(text))
+
+
+def _line(text: str) -> str:
+    """A Title's or a Line's checks in one call."""
+    if _SUSPECT.search(text) is None and not text.isspace():
+        return _one_line(text)
+    return _no_formula_opener(_one_line(_safe_text(text)))
+
+
 def _one_option_id(value: object) -> object:
     if isinstance(value, list):
         raise ValueError(
@@ -102,8 +122,7 @@ OptionId = Annotated[
 Text = Annotated[
     str,
     StringConstraints(min_length=1, max_length=20_000),
-    AfterValidator(_safe_text),
-    AfterValidator(_no_formula_opener),
+    AfterValidator(_text),
     Field(
         description="Markdown: emphasis, `code`, lists, links, images (`![alt](../images/x.svg)`)"
         " and formulas (`$…$`, `$$…$$`); raw HTML is shown as text."
@@ -112,9 +131,7 @@ Text = Annotated[
 Title = Annotated[
     str,
     StringConstraints(min_length=1, max_length=300),
-    AfterValidator(_safe_text),
-    AfterValidator(_one_line),
-    AfterValidator(_no_formula_opener),
+    AfterValidator(_line),
     Field(description="One line of inline Markdown (images and formulas too)."),
 ]
 
@@ -207,9 +224,7 @@ AcceptedAnswers = Annotated[
 Line = Annotated[
     str,
     StringConstraints(min_length=1, max_length=300),
-    AfterValidator(_safe_text),
-    AfterValidator(_one_line),
-    AfterValidator(_no_formula_opener),
+    AfterValidator(_line),
     Field(description="One line of inline Markdown, shown as plain text in a drop-down."),
 ]
 WordCount = Annotated[int, Field(strict=True, ge=1, le=100_000)]

@@ -22,6 +22,7 @@ from quizbank.i18n import N_, gettext_for
 from quizbank.loader import LoadedQuiz
 from quizbank.model import Quiz, text_fields
 from quizbank.paths import Loc
+from quizbank.yamlsource import HEAD_BYTES
 
 TEMPLATES = Path(__file__).with_name("templates")
 # The title `new` gives a language whose script the quiz id is not in (Urdu: نیا کوئز).
@@ -46,7 +47,6 @@ _SENTENCES = frozenset(
 )
 # The line `quizbank new` writes at the top of a file (the templates' second line).
 NEW_MARK = "# Written by `quizbank new`"
-_HEAD_BYTES = 4096
 FROM_NEW = "placeholder text from `quizbank new`"
 FROM_IMPORT = "placeholder text from `quizbank import`"
 # What to write instead, by the last part of the text's location.
@@ -66,9 +66,14 @@ def made_by_new(path: Path) -> bool:
     there is an example's text a placeholder: another quiz may share a sentence with one)."""
     try:
         with path.open("rb") as file:
-            head = file.read(_HEAD_BYTES)
+            head = file.read(HEAD_BYTES)
     except OSError:
         return False
+    return head_made_by_new(head)
+
+
+def head_made_by_new(head: bytes) -> bool:
+    """`made_by_new` of a file whose first HEAD_BYTES bytes are `head`."""
     return NEW_MARK.encode() in head
 
 
@@ -77,7 +82,7 @@ def check_placeholders(loaded: LoadedQuiz, lang: str, *, strict: bool) -> int:
     quiz = loaded.quiz
     if quiz is None:
         return 0
-    found = list(find_placeholders(quiz, lang, from_new=made_by_new(loaded.path)))
+    found = list(find_placeholders(quiz, lang, from_new=head_made_by_new(loaded.head)))
     severity = Severity.ERROR if strict else Severity.WARNING
     for loc, message in found:
         loaded.report(message, loc, severity=severity)

@@ -38,11 +38,7 @@ def check_schema_line(loaded: LoadedQuiz) -> None:
     """Warn when the file's schema line names a local schema file that does not exist."""
     if loaded.quiz is None:
         return
-    try:
-        with loaded.path.open("rb") as file:
-            first = file.read(_FIRST_LINE_BYTES).split(b"\n", 1)[0]
-    except OSError:
-        return
+    first = loaded.head[:_FIRST_LINE_BYTES].split(b"\n", 1)[0]
     found = _LINE.match(first.lstrip(b"\xef\xbb\xbf"))
     if found is None:
         return

@@ -31,9 +31,14 @@ from quizbank.yamlcompose import (
 MAX_DIGITS = 100  # of a whole number
 
 
-def construct(root: Node) -> Any:
-    """The plain data of a document's root node; a YamlError, located, for a refused node."""
-    return _Constructor().construct_document(root)
+def construct(root: Node, *, anchors: bool = True) -> Any:
+    """The plain data of a document's root node; a YamlError, located, for a refused node.
+
+    Without `anchors` (a text with no `&` followed by a name, as every anchor is written, can
+    hold no alias), no node can be met twice, and a text value is taken where it is met,
+    without a call of its own.
+    """
+    return _Constructor(anchors).construct_document(root)
 
 
 class _NodeError(Exception):
@@ -56,8 +61,9 @@ class _Constructor:
     message) is only assembled when a node is refused, while the error unwinds.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, anchors: bool = True) -> None:
         self._seen: set[int] = set()
+        self._anchors = anchors
 
     def construct_document(self, root: Node) -> Any:
         try:
@@ -70,13 +76,8 @@ class _Constructor:
             raise _NodeError(
                 f"the document is nested too deeply (at most {MAX_DEPTH} levels)", node
             )
-        seen = self._seen
-        if id(node) in seen:
-            raise _NodeError(
-                "YAML anchors and aliases (`&name`, `*name`) are not allowed; write the value out",
-                node,
-            )
-        seen.add(id(node))
+        if self._anchors:
+            self._see(node)
         kind = node.__class__
         if kind is ScalarNode:
             return node.value if node.tag == STR else _scalar(node)
@@ -88,12 +89,25 @@ class _Constructor:
             raise _tag_error(node)
         return self._mapping(node.value, depth + 1)
 
+    def _see(self, node: Node) -> None:
+        """Refuse a node met before: an alias of it."""
+        if id(node) in self._seen:
+            raise _NodeError(
+                "YAML anchors and aliases (`&name`, `*name`) are not allowed; write the value out",
+                node,
+            )
+        self._seen.add(id(node))
+
     def _sequence(self, items: list[Node], depth: int) -> list[Any]:
         result: list[Any] = []
         append, construct = result.append, self._construct
+        direct = not self._anchors and depth <= MAX_DEPTH  # a text value taken where it is met
         try:
             for item in items:
-                append(construct(item, depth))
+                if direct and item.__class__ is ScalarNode and item.tag == STR:
+                    append(item.value)
+                else:
+                    append(construct(item, depth))
         except _NodeError as exc:
             exc.reversed_loc.append(len(result))  # the index of the item that failed
             raise
@@ -102,8 +116,13 @@ class _Constructor:
     def _mapping(self, pairs: list[tuple[Node, Node]], depth: int) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
         construct = self._construct
+        direct = not self._anchors and depth <= MAX_DEPTH  # a text value taken where it is met
         for key_node, value_node in pairs:
-            key = _key(key_node)
+            key = (
+                key_node.value
+                if key_node.__class__ is ScalarNode and key_node.tag == STR
+                else _key(key_node)
+            )
             if key in result:
                 earlier = next(k for k, _ in pairs if _key(k) == key).start_mark.line + 1
                 error = _NodeError(
@@ -113,6 +132,9 @@ class _Constructor:
                 )
                 error.reversed_loc.append(key)
                 raise error
+            if direct and value_node.__class__ is ScalarNode and value_node.tag == STR:
+                result[key] = value_node.value
+                continue
             try:
                 result[key] = construct(value_node, depth)
             except _NodeError as exc:

@@ -28,6 +28,7 @@ from quizbank.yamlsyntax import reader_error, syntax_error
 
 # The way every command reads a quiz file, from here with the document.
 __all__ = [
+    "HEAD_BYTES",
     "MAX_FILE_BYTES",
     "TEXT_KEYS",
     "YamlDocument",
@@ -40,6 +41,9 @@ __all__ = [
 ]
 
 _START = Position()
+# The bytes a document keeps of the start of its file: what the checks of the first lines read
+# (the mark `quizbank new` leaves, the editor's schema line) without opening the file again.
+HEAD_BYTES = 4096
 
 
 @dataclass
@@ -54,6 +58,7 @@ class YamlDocument:
     digest: str = ""  # SHA-256 of the exact bytes parsed
     comments_in_text: list[tuple[Loc, Position]] = field(default_factory=list)
     text: str | None = None  # the source, until released
+    head: bytes = b""  # the first HEAD_BYTES bytes of the file
 
     def release(self) -> None:
         """Let go of the data and the node tree, most of the memory a big file takes; should a
@@ -143,12 +148,18 @@ def load_document(path: Path) -> YamlDocument:
     raw = read_bytes(path)
     text = decode(raw)
     root = _compose(text)
-    data = construct(root)
-    document = YamlDocument(path, data, root, hash(text), position(root), text=text)
+    data = construct(root, anchors=_ANCHOR.search(text) is not None)
+    document = YamlDocument(
+        path, data, root, hash(text), position(root), text=text, head=raw[:HEAD_BYTES]
+    )
     document.digest = hashlib.sha256(raw).hexdigest()
     if _comment_after_value(text):
         document.comments_in_text = list(comments_in_text(root, text))
     return document
+
+
+# Where a text may hold an anchor (`&name`: the name follows at once), hence aliases of it.
+_ANCHOR = re.compile(r"&\S")
 
 
 def _compose(text: str) -> Node:
