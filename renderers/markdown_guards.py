@@ -42,6 +42,9 @@ _SAFE_AUTOLINK = re.compile(r"<(?:https?://|mailto:)[^\s<>]*>", re.IGNORECASE)
 _CLOSING_HASHES = re.compile(r"(?<=\s)(#+[ \t]*)$")
 # Markdown reads a fence only where three backticks or tildes open it, raw HTML only from a `<`.
 _GUARDED = re.compile(r"<|```|~~~")
+# What every code block needs: a fence's backticks or tildes, or an indentation (in a list item
+# or quote too) of four spaces or a tab. Only a text with one of them is parsed to find its code.
+MAY_HOLD_CODE_BLOCK = re.compile(r"```|~~~|    |\t")
 _LINE_BLOCKS = ("heading_open", "bullet_list_open", "ordered_list_open", "blockquote_open")
 
 
@@ -88,6 +91,8 @@ def _outside_code(
 
 def _close_fence(text: str) -> str:
     """Close a top-level code fence that runs to the end of the text."""
+    if not MAY_HOLD_CODE_BLOCK.search(text):
+        return text  # no fence
     top = [t for t in block_tokens(text) if t.level == 0]
     if not (top and top[-1].type == "fence" and top[-1].map):
         return text
@@ -102,8 +107,6 @@ def _close_fence(text: str) -> str:
 def safe_markdown(text: str) -> str:
     """Content Markdown as it may appear in the page: no live HTML, no open fence, and no link,
     image, autolink or reference definition that the HTML export would not link."""
-    if is_plain_paragraph(text):
-        return text  # one line of words, code and emphasis: nothing to guard, no parse needed
     if "\r" in text:  # lines end at \r\n and \r too: as \n, the line numbers of the tokens
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.strip("\n")
@@ -114,8 +117,8 @@ def safe_markdown(text: str) -> str:
         escaped = _without_html(text)
     else:
         escaped = text  # no fence to close, no `<` to escape
-    if "<" not in escaped and not _may_have_unsafe_links(escaped):
-        return escaped  # no HTML, no autolink, no link or reference that can go elsewhere
+    if _needs_no_parse(escaped):
+        return escaped
     html, unsafe = _live(escaped)
     if html:  # a `<` the guard took for code is HTML: every `<` escaped, code included
         escaped = text.replace("<", "&lt;")
@@ -152,12 +155,7 @@ def _without_html(text: str) -> str:
 def in_text_lines(text: str, rewrite: Callable[[str], str]) -> str:
     """The text with each run of lines that no blank line, fence or indented code interrupts
     (where code spans can wrap) as `rewrite` makes it; code blocks and blank lines as written."""
-    code = {
-        n
-        for t in block_tokens(text)
-        if t.type in ("fence", "code_block") and t.map
-        for n in range(*t.map)
-    }
+    code = _code_lines(text)
     out: list[str] = []
     segment: list[str] = []  # lines of one paragraph-like run, where code spans can wrap
     for number, line in enumerate(text.split("\n")):
@@ -169,6 +167,18 @@ def in_text_lines(text: str, rewrite: Callable[[str], str]) -> str:
             segment.append(line)
     out += [rewrite("\n".join(segment))] if segment else []
     return "\n".join(out)
+
+
+def _code_lines(text: str) -> set[int]:
+    """The numbers of the lines of fenced and indented code (from 0)."""
+    if not MAY_HOLD_CODE_BLOCK.search(text):
+        return set()
+    return {
+        n
+        for t in block_tokens(text)
+        if t.type in ("fence", "code_block") and t.map
+        for n in range(*t.map)
+    }
 
 
 # Links of every scheme, so that the ones the HTML export would not link can be found.
@@ -210,6 +220,38 @@ def _may_have_unsafe_links(text: str) -> bool:
     )
 
 
+def _needs_no_parse(guarded: str) -> bool:
+    """True when guarded Markdown surely holds no raw HTML and no link, image, autolink or
+    reference that can go elsewhere (what `_live` parses it for): it has no `<`, and no link
+    that `_may_have_unsafe_links` cannot clear; or each `<` is in a code span of its line."""
+    if "<" not in guarded:
+        return not _may_have_unsafe_links(guarded)
+    return _lt_only_in_line_code(guarded)
+
+
+# A code span of one backtick on each side, within a line.
+_LINE_CODE_SPAN = re.compile(r"`[^`\n]+`")
+# What could make Markdown pair backticks otherwise than line by line (with a code block, see
+# `MAY_HOLD_CODE_BLOCK`): a link's or reference's `[`, an escape, a table's `|` (cells split code
+# spans), a run of several backticks.
+_PAIRED_OTHERWISE = re.compile(r"[\[\\|]|``")
+
+
+def _lt_only_in_line_code(text: str) -> bool:
+    """True if every `<` of the text is inside a code span that Markdown surely reads: each line
+    pairs all its backticks, one by one, and nothing else takes a backtick (no block is code, no
+    link, escape or table cell); with no `[`, there is no link, image or reference either."""
+    if _PAIRED_OTHERWISE.search(text) or MAY_HOLD_CODE_BLOCK.search(text):
+        return False
+    outside = _LINE_CODE_SPAN.sub("", text)
+    return "<" not in outside and "`" not in outside
+
+
+def _without_closing_hashes(lead: str) -> str:
+    """A lead whose closing `#`s, which would end its heading, are escaped to stay text."""
+    return _CLOSING_HASHES.sub(r"\\\1", lead) if "#" in lead else lead
+
+
 def _without_hard_break(line: str) -> str:
     trailing = len(line) - len(line.rstrip("\\"))
     return line[:-1] if trailing % 2 else line
@@ -223,9 +265,9 @@ def lead_and_rest(text: str) -> tuple[str, str]:
     would read as a heading, list or quote (`# of GPUs`, `1. Which…`): on a heading or item line
     it stays text. A text that opens with code or a table has no lead.
     """
-    if is_plain_paragraph(text):
-        return text, ""  # a paragraph of one line is all lead
     text = safe_markdown(text)
+    if _one_line_paragraph(text) or is_plain_paragraph(text):
+        return _without_closing_hashes(text), ""  # a paragraph of one line is all lead
     lines = text.split("\n")
     first = block_tokens(text)[:1]
     if not (first and first[0].map and first[0].map[0] == 0):
@@ -236,9 +278,26 @@ def lead_and_rest(text: str) -> tuple[str, str]:
         first[0].type in _LINE_BLOCKS and one_line and not _holds_code(text, end)
     ):
         return "", text
+    # line breaks: spaces; a paragraph of Unicode spaces alone (`\xa0`), which Markdown strips: ""
     parts = [line.strip() for line in lines[:end] if line.strip()]
-    lead = " ".join([*map(_without_hard_break, parts[:-1]), parts[-1]])  # line breaks: spaces
-    return _CLOSING_HASHES.sub(r"\\\1", lead), "\n".join(lines[end:]).strip("\n")
+    lead = " ".join([*map(_without_hard_break, parts[:-1]), *parts[-1:]])
+    return _without_closing_hashes(lead), "\n".join(lines[end:]).strip("\n")
+
+
+# What can open a block other than a paragraph at the start of a line: a heading, quote, list,
+# rule, fence, table, HTML, reference definition or indented code.
+_BLOCK_OPENER = re.compile(r"[#>\-+*=_|~`\[<0-9 \t]")
+
+
+def _one_line_paragraph(text: str) -> bool:
+    """True if Markdown surely reads the text as one paragraph of that one line, as written."""
+    return (
+        bool(text)
+        and "\n" not in text
+        and "\r" not in text
+        and not _BLOCK_OPENER.match(text)
+        and text == text.strip()
+    )
 
 
 def _holds_code(text: str, end: int) -> bool:

@@ -25,13 +25,10 @@ from markdown_it.common.utils import isPunctChar, isWhiteSpace
 
 from quizbank.markup import FSI, LRI, PDI, latin_runs
 
-from .markdown_guards import FORMULA, in_text_lines
+from .markdown_guards import FORMULA, MAY_HOLD_CODE_BLOCK, in_text_lines
 
 # What a text needs looked at before any isolation: Latin letters or digits, or code.
 _LATIN_OR_CODE = re.compile(r"[A-Za-z0-9`]")
-# Lines that may be fenced or indented code (in a list item or quote too): only then are the
-# blocks of a text parsed to leave them as they are.
-_MAY_HOLD_CODE_BLOCK = re.compile(r"```|~~~|    |\t")
 _ESCAPE = r"\\[\s\S]"
 # A link's destination (and title) that no reading can take for anything else: after a text
 # in brackets, a link for sure, whose text can be isolated. After any other bracketed text,
@@ -79,8 +76,8 @@ def _isolate(text: str) -> str:
     """Each code span, safe autolink and Latin run (as the HTML export finds them) between
     LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE, outside the backticks; fenced and
     indented code, link destinations, references, entities and block marks as written."""
-    if not _MAY_HOLD_CODE_BLOCK.search(text):
-        return _isolate_lines(text)
+    if not MAY_HOLD_CODE_BLOCK.search(text):
+        return _isolate_lines(text)  # no code block: the lines as one run
     return in_text_lines(text, _isolate_lines)
 
 

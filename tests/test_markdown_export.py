@@ -12,7 +12,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from quizbank_renderers import markdown as renderer
-from quizbank_renderers import markdown_guards, markdown_lists, markdown_rtl
+from quizbank_renderers import markdown_guards, markdown_lists
 from quizbank_renderers.markdown import MarkdownOptions, MarkdownRenderer
 from quizbank_renderers.markdown_guards import safe_markdown
 
@@ -27,6 +27,7 @@ from quizbank.renderer import QuizTranslations
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate import generate_bank  # noqa: E402
+from test_markdown_fast_path import take_shortcuts_away  # noqa: E402
 
 COMMONMARK = MarkdownIt("commonmark")  # raw HTML on, as on Markdown hosts: we must not emit it
 HOSTILE = "<script>alert('x')</script> ]]> \"quoted\" & AT&T <!-- c --> <b>bold</b> `<kbd>`"
@@ -678,6 +679,7 @@ LINES = [
     *("- item", "* item", "+ item", "  - nested", "1. one", "2) two", "> quote", "> - in quote"),
     *("```", "```python", "~~~", "``", "~~", "    indented <code>", "\tcode <x>", "-     <code>"),
     *("[ref]: https://example.org", "[ref]:", "[a]", "<div>", "</div>", "<!-- c -->", "# head"),
+    *("- `<b>` item", "`a` <b> `c`", "`a`, `<b>`", "x `<i>", "y` <i>", "words #", "`|<b>|`"),
     *("---", "***", "- - -", "===", "| a | b |", "| - | - |", "", " ", "\t", "\xa0", "\x0c"),
 ]
 
@@ -692,40 +694,26 @@ def _tricky_texts(count: int, seed: int) -> list[str]:
     return texts
 
 
-def _guarded_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Take the shortcuts away: every text is parsed for its fences, HTML and lists."""
-    monkeypatch.setattr(markdown_guards, "_GUARDED", re.compile(""))
-    monkeypatch.setattr(markdown_lists, "_may_list_at_edge", lambda text, last: True)
-    monkeypatch.setattr(markdown_lists, "_may_ordered_at_edge", lambda text, last: True)
-    monkeypatch.setattr(markdown_rtl, "_MAY_HOLD_CODE_BLOCK", re.compile(""))
-    for function in (
-        markdown_guards.safe_markdown,
-        markdown_guards.lead_and_rest,
-        markdown_guards.block_tokens,
-        markdown_rtl._isolate,
-    ):
-        function.cache_clear()
-
-
 def test_texts_skipped_by_the_shortcuts_come_out_as_parsed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     texts = _tricky_texts(3000, seed=11)
 
-    def outputs() -> list[tuple[str, str, str, str, str]]:
+    def outputs() -> list[tuple[str, tuple[str, str], str, str, str, str]]:
         safe = [safe_markdown(text) for text in texts]
+        split = [markdown_guards.lead_and_rest(text) for text in texts + safe]
         first = [markdown_lists._edge_bullet(text, last=False) for text in texts + safe]
         last = [markdown_lists._edge_bullet(text, last=True) for text in texts + safe]
         opens = [markdown_lists._edge_delimiter(text, last=False) for text in texts + safe]
         ends = [markdown_lists._edge_delimiter(text, last=True) for text in texts + safe]
-        return list(zip(safe + safe, first, last, opens, ends, strict=True))
+        return list(zip(safe + safe, split, first, last, opens, ends, strict=True))
 
     shortcut = outputs()
-    assert sum(bullet != "" for _, bullet, _, _, _ in shortcut) > 100  # lists open many texts
-    assert sum(bullet != "" for _, _, bullet, _, _ in shortcut) > 100  # and end many
-    assert sum(mark != "" for _, _, _, mark, _ in shortcut) > 50  # ordered lists too
-    assert sum(mark != "" for _, _, _, _, mark in shortcut) > 50
-    _guarded_everywhere(monkeypatch)
+    assert sum(bullet != "" for _, _, bullet, _, _, _ in shortcut) > 100  # lists open many
+    assert sum(bullet != "" for _, _, _, bullet, _, _ in shortcut) > 100  # and end many
+    assert sum(mark != "" for _, _, _, _, mark, _ in shortcut) > 50  # ordered lists too
+    assert sum(mark != "" for _, _, _, _, _, mark in shortcut) > 50
+    take_shortcuts_away(monkeypatch)
     assert outputs() == shortcut
 
 
@@ -736,7 +724,7 @@ def test_pages_are_the_same_when_every_text_is_parsed(
     quizzes = [quiz for path in paths if (quiz := load_quiz(path).quiz) is not None]
     quizzes += [hostile, tricky, _hostile("ur")]
     shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
-    _guarded_everywhere(monkeypatch)
+    take_shortcuts_away(monkeypatch)
     assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
 
 

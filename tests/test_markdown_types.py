@@ -11,8 +11,8 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from quizbank_renderers import markdown as renderer
-from quizbank_renderers import markdown_guards, markdown_lists, markdown_rtl
 from quizbank_renderers.markdown import _TYPES, MarkdownOptions, MarkdownRenderer
+from test_markdown_fast_path import take_shortcuts_away
 
 from quizbank.loader import load_quiz
 from quizbank.markup import safe_link
@@ -465,15 +465,5 @@ def test_pages_are_the_same_when_every_text_is_parsed(
 ) -> None:
     quizzes = [_load("en"), _load("ur"), hostile_types]
     shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
-    monkeypatch.setattr(markdown_guards, "_GUARDED", re.compile(""))
-    monkeypatch.setattr(markdown_lists, "_may_list_at_edge", lambda text, last: True)
-    monkeypatch.setattr(markdown_lists, "_may_ordered_at_edge", lambda text, last: True)
-    monkeypatch.setattr(markdown_rtl, "_MAY_HOLD_CODE_BLOCK", re.compile(""))
-    for function in (
-        markdown_guards.safe_markdown,
-        markdown_guards.lead_and_rest,
-        markdown_guards.block_tokens,
-        markdown_rtl._isolate,
-    ):
-        function.cache_clear()
+    take_shortcuts_away(monkeypatch)
     assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
