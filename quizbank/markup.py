@@ -71,21 +71,28 @@ _LOCALE_DIR = Path(__file__).with_name("locale")
 
 
 @lru_cache(maxsize=16)
-def _no_break_terms(lang: str) -> tuple[tuple[str, str], ...]:
+def _no_break_terms(lang: str) -> tuple[re.Pattern[str] | None, tuple[tuple[str, str], ...]]:
     """The terms of quizbank/locale/<lang>/no-break-terms.txt (one a line, `#` comments), each
-    with its no-break form, longest first; none when the language has no list."""
+    with its no-break form, longest first, and a pattern that finds any of them (one scan of a
+    text instead of one per term); none when the language has no list."""
     path = _LOCALE_DIR / lang / TERMS_FILE
     if not path.is_file():
-        return ()
+        return None, ()
     lines = path.read_text(encoding="utf-8").splitlines()
     terms = sorted({t.strip() for t in lines if t.strip() and t[0] != "#"}, key=len, reverse=True)
-    return tuple((term, term.replace(" ", "\u00a0")) for term in terms)
+    if not terms:
+        return None, ()
+    pattern = re.compile("|".join(map(re.escape, terms)))
+    return pattern, tuple((term, term.replace(" ", "\u00a0")) for term in terms)
 
 
 def _kept_together(text: str, lang: str) -> str:
     """Text with a no-break space inside each of `lang`'s multi-word terms (چیک پوائنٹ) where a
     word starts with the term (چیک پوائنٹس too, not a word that merely ends like its first)."""
-    for term, joined in _no_break_terms(lang):
+    any_term, terms = _no_break_terms(lang)
+    if any_term is None or not any_term.search(text):
+        return text  # nearly every text
+    for term, joined in terms:
         at = text.find(term)
         while at >= 0:
             if at == 0 or not text[at - 1].isalnum():
@@ -432,6 +439,8 @@ def _rendered(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
     pieces = _plain_pieces(text)
     if pieces is not None:
         return _paragraph(_without_at_at(_render_pieces(pieces, lang)))
+    if (blocks := _plain_blocks(text, lang)) is not None:
+        return _without_at_at(blocks), None
     block, paragraph = _parsed(text, lang, math)
     return _without_at_at(block), None if paragraph is None else _without_at_at(paragraph)
 
@@ -572,18 +581,25 @@ _PLAIN_CONTENT = frozenset({"text", "text_special", "code_inline", *_MATH_TOKENS
 _LINE_END = re.compile(r"[\r\n]")
 
 
-# The fast path. Most texts are one line of words with, at most, `code` spans and **strong** or
-# *emphasised* words: markdown-it renders such a text as one paragraph of its escaped text, code
-# and emphasis, and so does `_render_pieces`, some twenty times faster. Anything else (a character
-# that can start other Markdown syntax, a line break, a line that could start a list, emphasis
-# that is not plainly words between spaces or punctuation) goes to markdown-it.
+# The fast path. Most texts are one line of words with, at most, `code` spans, **strong** or
+# *emphasised* words and links to web pages: markdown-it renders such a text as one paragraph of
+# its escaped text, code, emphasis and links, and so does `_render_pieces`, some twenty times
+# faster. Anything else (a character that can start other Markdown syntax, a line break, a line
+# that could start a list, emphasis that is not plainly words between spaces or punctuation, a
+# link whose text or address is not plain) goes to markdown-it.
 # tests/test_markup_fast_path.py compares both on every text it can think of.
 _SYNTAX = re.compile(r"[\\`~_\[\]<>&#|$\x00\r\n]")
 _BLOCK_START = re.compile(r"[-+]|[0-9]{1,9}[.)]")
 _CODE_BREAK = re.compile(r"[\x00\r\n]")
 _EMPHASIS = {1: "em", 2: "strong"}
+# `[words](https://host/path)`, not after `!` (an image): words with no syntax and no emphasis,
+# an address that markdown-it's normalisation and escaping leave as it is.
+_PLAIN_LINK = re.compile(
+    r"(?<!!)\[([^\\`~_\[\]<>&#|$*\x00\r\n]+)\]\((https?://[a-z0-9.-]+(?:/[A-Za-z0-9._/-]*)?)\)"
+)
 
-# (kind, content): kind is "text", "code", or "open"/"close" with the tag as content.
+# (kind, content): kind is "text", "code", "link" with its address as content, or
+# "open"/"close" with the tag as content.
 Piece = tuple[str, str]
 
 
@@ -591,21 +607,18 @@ def is_plain_paragraph(text: str) -> bool:
     """True for one line of words, `code` spans and plain emphasis, with nothing that Markdown
     could read as a block, raw HTML, a link, an entity or an escape: such a text is a paragraph
     of itself, and a renderer that guards Markdown source can pass it through as it is."""
-    return _plain_pieces(text) is not None
+    pieces = _plain_pieces(text)
+    return pieces is not None and all(kind != "link" for kind, _ in pieces)
 
 
 @lru_cache(maxsize=8192)
 def _plain_pieces(text: str) -> tuple[Piece, ...] | None:
-    """A one-line paragraph of text, `code` spans and emphasis as markdown-it tokenises it;
-    None for any other text."""
+    """A one-line paragraph of text, `code` spans, emphasis and links as markdown-it tokenises
+    it; None for any other text."""
     if not text or text != text.strip() or _BLOCK_START.match(text):
         return None
     if "`" not in text:
-        if _SYNTAX.search(text):
-            return None
-        if "*" not in text:
-            return (("text", text),)
-        found = _emphasis(text, True, True)
+        found = _linked_pieces(text, True, True)
         return None if found is None else tuple(found)
     parts = text.split("`")
     if len(parts) % 2 == 0 or "``" in text:
@@ -614,15 +627,10 @@ def _plain_pieces(text: str) -> tuple[Piece, ...] | None:
     last = len(parts) - 1
     for index, part in enumerate(parts):
         if index % 2 == 0:
-            if _SYNTAX.search(part):
+            found = _linked_pieces(part, index == 0, index == last)
+            if found is None:
                 return None
-            if "*" in part:
-                found = _emphasis(part, index == 0, index == last)
-                if found is None:
-                    return None
-                pieces += found
-            elif part:
-                pieces.append(("text", part))
+            pieces += found
         else:
             if _CODE_BREAK.search(part):
                 return None
@@ -630,6 +638,65 @@ def _plain_pieces(text: str) -> tuple[Piece, ...] | None:
                 part = part[1:-1]  # CommonMark drops one space on each side of such code
             pieces.append(("code", part))
     return tuple(pieces)
+
+
+def _linked_pieces(segment: str, at_start: bool, at_end: bool) -> list[Piece] | None:
+    """Text between code spans, with plain links, as pieces; None if it holds other syntax.
+    `at_start` and `at_end`: whether the segment starts and ends the text."""
+    pieces: list[Piece] = []
+    last = 0
+    for link in _PLAIN_LINK.finditer(segment) if "](" in segment else ():
+        before = _words_pieces(segment[last : link.start()], at_start and last == 0, False)
+        if before is None:
+            return None
+        pieces += [*before, ("link", link[2]), ("text", link[1]), ("close", "a")]
+        last = link.end()
+    rest = _words_pieces(segment[last:], at_start and last == 0, at_end)
+    return None if rest is None else pieces + rest
+
+
+def _words_pieces(segment: str, at_start: bool, at_end: bool) -> list[Piece] | None:
+    """Words and plain emphasis as pieces; None if the segment holds other syntax."""
+    if _SYNTAX.search(segment):
+        return None
+    if "*" in segment:
+        return _emphasis(segment, at_start, at_end)
+    return [("text", segment)] if segment else []
+
+
+def _plain_blocks(text: str, lang: str) -> str | None:
+    """The HTML of a text of blocks that are each a plain one-line paragraph or a tight list of
+    `- ` items that are plain lines, one blank line between blocks, as markdown-it renders it;
+    None for any other text (the fast path's second case: an explanation with a list of steps)."""
+    if "\n\n" not in text or "\r" in text:
+        return None
+    html: list[str] = []
+    last_was_list = False
+    for block in text.removesuffix("\n").split("\n\n"):
+        lines = block.split("\n")
+        is_list = lines[0].startswith("- ")
+        if is_list:
+            if last_was_list:
+                return None  # after a blank line, the same list goes on, loose
+            items = [line[2:] for line in lines if line.startswith("- ")]
+            if len(items) != len(lines):
+                return None
+        elif len(lines) > 1:
+            return None
+        else:
+            items = lines
+        rendered = []
+        for item in items:
+            pieces = _plain_pieces(item)
+            if pieces is None:
+                return None
+            rendered.append(_render_pieces(pieces, lang))
+        if is_list:
+            html += ["<ul>", *(f"<li>{item}</li>" for item in rendered), "</ul>"]
+        else:
+            html.append(f"<p>{rendered[0]}</p>")
+        last_was_list = is_list
+    return "\n".join(html)
 
 
 def _emphasis(segment: str, at_start: bool, at_end: bool) -> list[Piece] | None:
@@ -680,6 +747,8 @@ def _render_pieces(pieces: tuple[Piece, ...], lang: str) -> str:
             out.append(_isolate_latin(content, lang) if rtl else escapeHtml(content))
         elif kind == "code":
             out.append(f"{code}{escapeHtml(content)}</code>")
+        elif kind == "link":
+            out.append(f'<a href="{escapeHtml(content)}" rel="noopener noreferrer">')
         else:
             out.append(f"<{content}>" if kind == "open" else f"</{content}>")
     return "".join(out)

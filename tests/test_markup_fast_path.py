@@ -25,6 +25,19 @@ from quizbank.model import text_fields
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from generate import generate_bank
 
+# Links: plain ones to web pages take the fast path; the others are compared all the same.
+LINKS = [
+    *("[the guide](https://example.org/guides/markdown)", "[b c](http://e.org)", "!"),
+    *(
+        "[x](https://e.org/)",
+        "[x](https://E.org)",
+        "[x](https://e.org/a(b))",
+        "[ x ](https://e.org)",
+    ),
+    *("[x](https://e.org/%41)", "[**x**](https://e.org)", "[`x`](https://e.org)"),
+    *("[x](https://e.org/a?b=c)", "[x]( https://e.org)", '[x](https://e.org "t")'),
+    "[اردو PyTorch](https://e.org/a_b)",
+]
 PIECES = [
     *("alpha", "Beta", "GPU", "x", "2.4", "16", "state_dict()", "model.safetensors", "a,b"),
     *("چیک", "پوائنٹ", "تربیت", "\u06d4", "\u061f", "\u060c", "PyTorch 2.4", "CUDA-12"),
@@ -36,6 +49,7 @@ PIECES = [
     *("\\", "\\*", "|", "!", "#", "$", "%", "^", "{", "}", "=", "@", ":", ";", "(", ")", "?"),
     *("**bold**", "*em*", "**two words**", "(**x**)", "**x**.", "**x**b", "a**b**", "*x*:"),
     *("***x***", "**x*", "*x**", "** x**", "**x **", "*", "**", "*`x`*", "**\u0650x**"),
+    *LINKS,
     "\x00",
 ]
 
@@ -73,6 +87,18 @@ def _reference_plain(text: str) -> str:
     return " ".join(joined.split()) or " ".join(text.split())
 
 
+MOSTLY_PLAIN = [
+    "`x`",
+    "`a b`",
+    "` c `",
+    "`<i>`",
+    "**b**",
+    "*e*",
+    "**b c**",
+    "[a b](https://e.org/x-y)",
+]
+
+
 def _random_texts(count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     texts = []
@@ -83,16 +109,38 @@ def _random_texts(count: int, seed: int) -> list[str]:
     # Mostly-plain texts with code, which the fast path takes, in many shapes.
     for _ in range(count):
         words = rng.choices(
-            [*PIECES[:17], "`x`", "`a b`", "` c `", "`<i>`", "**b**", "*e*", "**b c**"],
+            [*PIECES[:17], *MOSTLY_PLAIN],
             k=rng.randint(1, 8),
         )
         texts.append(" ".join(words))
     return texts
 
 
+def _random_blocks(count: int, seed: int) -> list[str]:
+    """Texts of paragraphs and lists between blank lines, as explanations are, in the shapes the
+    fast path takes and in near shapes it must leave to markdown-it."""
+    rng = random.Random(seed)
+    lines = [" ".join(rng.choices([*PIECES[:17], *MOSTLY_PLAIN], k=3)) for _ in range(50)]
+    lines += ["- - x", "---", "***", "===", "1. x", "+ x", "* x", "> q", "    x", " a", "a "]
+    markers = ["- ", "- ", "- ", "-  ", "+ ", "* ", "1. ", "-\t"]
+    gaps = ["\n\n", "\n\n", "\n\n", "\n", "\n\n\n", "\n \n"]
+    texts = []
+    for _ in range(count):
+        blocks = []
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.5:
+                blocks.append(rng.choice(lines))
+            else:
+                items = [rng.choice(markers) + rng.choice(lines) for _ in range(rng.randint(1, 4))]
+                blocks.append(rng.choice(["\n", "\n", "\n\n"]).join(items))
+        gap = rng.choice(gaps)
+        texts.append(gap.join(blocks) + rng.choice(["", "", "\n", "\n\n", " "]))
+    return texts
+
+
 def _check(text: str) -> bool:
     """Compare both ways for one text; True when the fast path took it."""
-    fast = markup._plain_pieces(text) is not None
+    fast = markup._plain_pieces(text) is not None or markup._plain_blocks(text, "en") is not None
     for lang in ("en", "ur"):
         for inline in (False, True):
             assert markup.to_html(text, lang, inline=inline) == _reference_html(
@@ -115,6 +163,12 @@ def test_random_texts_render_as_markdown_it_renders_them() -> None:
     assert sum(map(markup._one_line_paragraph, one_line)) > 200
 
 
+def test_texts_of_paragraphs_and_lists_render_as_markdown_it_renders_them() -> None:
+    texts = _random_blocks(3000, seed=20261205)
+    taken = sum(_check(text) for text in texts)
+    assert taken > 150 and len(texts) - taken > 1500  # many took the fast path, many did not
+
+
 @pytest.mark.parametrize("lang", ["en", "ur"])
 def test_bundled_content_renders_as_markdown_it_renders_it(lang: str) -> None:
     quiz = load_quiz(CONTENT / lang / "checkpoint-sharding.yaml").quiz
@@ -129,6 +183,20 @@ def test_generated_bank_renders_as_markdown_it_renders_it(tmp_path: Path) -> Non
         assert quiz is not None
         for _, text in text_fields(quiz):
             _check(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [the guide](https://example.org/guides/markdown) first.",
+        "[PyTorch 2.4](https://pytorch.org/docs/2.4/index.html) کی دستاویز `torch.load` میں",
+        "**Read** [a b](http://e.org/x-y) and [c](https://e.org) *now*",
+    ],
+)
+def test_plain_links_take_the_fast_path(text: str) -> None:
+    assert markup._plain_pieces(text) is not None
+    assert not markup.is_plain_paragraph(text)  # the Markdown export parses links itself
+    assert _check(text)
 
 
 @pytest.mark.parametrize(
