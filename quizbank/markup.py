@@ -485,6 +485,7 @@ def _inline_only(text: str, lang: str, math: MathStyle) -> str:
     return _without_at_at(html.strip())
 
 
+@lru_cache(maxsize=8192)  # every format names each question by its prompt's plain text
 def to_plain(text: str, *, images: bool = True) -> str:
     """Markdown source to plain text, for places that take no markup (titles, names).
 
