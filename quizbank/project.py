@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -95,7 +96,12 @@ def is_entry(path: Path) -> bool:
     """Whether something other than a folder is at `path`: a file, a link (even one leading
     nowhere), a named pipe. Such a quiz file is listed; reading it is refused later if need be,
     at the file, in words."""
-    return os.path.lexists(path) and not path.is_dir()
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    # One system call for nearly every path; a link is followed to see if it leads to a folder.
+    return not path.is_dir() if stat.S_ISLNK(mode) else not stat.S_ISDIR(mode)
 
 
 def content_folders(bank: Bank) -> list[Path]:

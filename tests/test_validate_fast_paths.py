@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from pydantic import ValidationError
 from quizbank import model
 from quizbank.loader import load_quiz
 from quizbank.markup import mathjax_opener
+from quizbank.project import is_entry
 from quizbank.yamlcompose import compose
 from quizbank.yamlconstruct import construct
 from quizbank.yamlsource import HEAD_BYTES, YamlError, load_document
@@ -105,3 +107,17 @@ def test_the_head_of_a_file_is_its_first_bytes() -> None:
     path = CONTENT / "en" / "checkpoint-sharding.yaml"
     loaded = load_quiz(path)
     assert loaded.head == path.read_bytes()[:HEAD_BYTES]
+
+
+def test_an_entry_is_what_it_was_with_two_system_calls(tmp_path: Path) -> None:
+    (tmp_path / "file.yaml").write_text("a", encoding="utf-8")
+    (tmp_path / "folder.yaml").mkdir()
+    (tmp_path / "to-file.yaml").symlink_to(tmp_path / "file.yaml")
+    (tmp_path / "to-folder.yaml").symlink_to(tmp_path / "folder.yaml")
+    (tmp_path / "nowhere.yaml").symlink_to(tmp_path / "missing.yaml")
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    names = [entry.name for entry in tmp_path.iterdir()] + ["missing.yaml", "file.yaml/x"]
+    for name in names:
+        path = tmp_path / name
+        assert is_entry(path) == (os.path.lexists(path) and not path.is_dir()), name
