@@ -103,10 +103,24 @@ def _close_fence(text: str) -> str:
     return f"{text.rstrip()}\n{fence}"
 
 
-@lru_cache(maxsize=16384)
 def safe_markdown(text: str) -> str:
     """Content Markdown as it may appear in the page: no live HTML, no open fence, and no link,
     image, autolink or reference definition that the HTML export would not link."""
+    return text if _left_as_written(text) else _guarded(text)
+
+
+def _left_as_written(text: str) -> bool:
+    """True when the guards surely change nothing (most texts): its lines end at `\\n` alone,
+    none is empty at either end, and it has no `<`, no fence and no link that
+    `_may_have_unsafe_links` cannot clear."""
+    return not (
+        _GUARDED.search(text) or "\r" in text or text[:1] == "\n" or text[-1:] == "\n"
+    ) and not _may_have_unsafe_links(text)
+
+
+@lru_cache(maxsize=16384)
+def _guarded(text: str) -> str:
+    """`safe_markdown` of a text that the guards may change, memoized: it may be parsed."""
     if "\r" in text:  # lines end at \r\n and \r too: as \n, the line numbers of the tokens
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.strip("\n")
@@ -257,13 +271,13 @@ def _without_hard_break(line: str) -> str:
     return line[:-1] if trailing % 2 else line
 
 
-@lru_cache(maxsize=16384)
 def lead_and_rest(text: str) -> tuple[str, str]:
     """Safe Markdown split into the line that leads it and the blocks after that line.
 
     The lead is the first paragraph, joined into one line, or a first line that only Markdown
     would read as a heading, list or quote (`# of GPUs`, `1. Which…`): on a heading or item line
-    it stays text. A text that opens with code or a table has no lead.
+    it stays text. A text that opens with code or a table has no lead. (Not memoized: what is
+    costly in it, the guards and the parse, is.)
     """
     text = safe_markdown(text)
     if _one_line_paragraph(text) or is_plain_paragraph(text):

@@ -1,10 +1,11 @@
 """The Markdown export's shortcuts say of a text only what markdown-it, parsing it, says too.
 
-Each check that spares a parse (`markdown_guards`: a text of one paragraph line, a text that can
-hold no code block, a text whose `<` are all in code spans) is compared with the parse on many
-random texts that nearly make fences, code, lists, tables, links and HTML; the renderer's
-results with every shortcut taken away (`take_shortcuts_away`) are compared with its results in
-tests/test_markdown_export.py and tests/test_markdown_types.py.
+Each check that spares work (`markdown_guards`: a text the guards leave as written, a text of
+one paragraph line, a text that can hold no code block, a text whose `<` are all in code spans)
+is compared with the guards or the parse on many random texts that nearly make fences, code,
+lists, tables, links and HTML; the renderer's results with every shortcut taken away
+(`take_shortcuts_away`) are compared with its results in tests/test_markdown_export.py and
+tests/test_markdown_types.py.
 """
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ def _random_texts(count: int, seed: int) -> list[str]:
 
 def _parsed(text: str) -> list[tuple[str, list[int] | None]]:
     return [(t.type, t.map) for t in guards.block_tokens(text)]
+
+
+def test_texts_left_as_written_are_what_the_guards_make_them() -> None:
+    texts = _random_texts(3000, seed=30)
+    taken = [text for text in texts if guards._left_as_written(text)]
+    assert len(taken) > 1000
+    assert len(taken) < len(texts) - 1000
+    for text in taken:
+        assert guards._guarded(text) == text, text
 
 
 def test_one_line_paragraphs_are_what_markdown_reads() -> None:
@@ -87,16 +97,12 @@ def take_shortcuts_away(monkeypatch: pytest.MonkeyPatch) -> None:
     results are forgotten, so that they are computed again."""
     monkeypatch.setattr(guards, "_GUARDED", re.compile(""))
     monkeypatch.setattr(guards, "MAY_HOLD_CODE_BLOCK", re.compile(""))
+    monkeypatch.setattr(guards, "_left_as_written", lambda text: False)
     monkeypatch.setattr(guards, "_needs_no_parse", lambda text: False)
     monkeypatch.setattr(guards, "_one_line_paragraph", lambda text: False)
     monkeypatch.setattr(guards, "is_plain_paragraph", lambda text: False)
     monkeypatch.setattr(markdown_lists, "_may_list_at_edge", lambda text, last: True)
     monkeypatch.setattr(markdown_lists, "_may_ordered_at_edge", lambda text, last: True)
     monkeypatch.setattr(markdown_rtl, "MAY_HOLD_CODE_BLOCK", re.compile(""))
-    for function in (
-        guards.safe_markdown,
-        guards.lead_and_rest,
-        guards.block_tokens,
-        markdown_rtl._isolate,
-    ):
+    for function in (guards._guarded, guards.block_tokens, markdown_rtl._isolate):
         function.cache_clear()
