@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import ClassVar, NamedTuple
 from urllib.parse import quote
@@ -584,6 +585,15 @@ _RESOURCE_TYPES = {
 _SCHEMA_VERSION = "2.1"
 
 
+# The elements' tags, in Clark notation (`{namespace}name`), start with their namespace.
+_IN_ASI = f"{{{ASI}}}"
+_IN_ASI21 = f"{{{ASI21}}}"
+_IN_MATHML = f"{{{MATHML}}}"
+_IN_CP = f"{{{CP}}}"
+_IN_CP11 = f"{{{CP11}}}"
+
+
+@lru_cache(maxsize=1024)  # QTI's vocabulary: a few hundred names, each translated once
 def _camel(name: str) -> str:
     """A QTI 3 name as QTI 2.1's: `qti-map-entry` `mapEntry`, `map-key` `mapKey`."""
     first, *rest = name.removeprefix("qti-").split("-")
@@ -592,23 +602,26 @@ def _camel(name: str) -> str:
 
 def _asi21(element: etree._Element) -> None:
     """An ASI element and what it holds as QTI 2.1, in place (the namespace and names)."""
-    for child in list(element):
-        if isinstance(child.tag, str) and etree.QName(child).namespace == ASI:
+    for child in element:
+        tag = child.tag
+        if not isinstance(tag, str):
+            continue
+        if tag.startswith(_IN_ASI):
             _asi21(child)
-        elif isinstance(child.tag, str) and etree.QName(child).namespace == MATHML:
+        elif tag.startswith(_IN_MATHML):
             _pop(child, "dir")  # MathML 2 lays formulas out left to right only
-    name = etree.QName(element).localname
+    name = element.tag[len(_IN_ASI) :]
     direction = _pop(element, "dir")
-    for key in _DROPPED_ATTRIBUTES.intersection(element.attrib):
-        del element.attrib[key]
     if name.startswith("qti-"):
-        element.tag = f"{{{ASI21}}}{_camel(name)}"
-        attributes = list(element.attrib.items())
-        element.attrib.clear()
-        for old, value in attributes:
-            element.set(_attribute_name(str(old)), str(value))
+        element.tag = _IN_ASI21 + _camel(name)
+        old = element.items()
+        new = [(_attribute_name(k), v) for k, v in old if k not in _DROPPED_ATTRIBUTES]
+        if new != old:  # a name to translate or an attribute to drop: set again, in order
+            element.attrib.clear()
+            for key, value in new:
+                element.set(key, value)
         return
-    element.tag = f"{{{ASI21}}}{_HTML5.get(name, name)}"
+    element.tag = _IN_ASI21 + _HTML5.get(name, name)
     if (lang := _pop(element, "lang")) is not None:
         element.set(_XML_LANG, lang)
     if name == "bdi" or (direction is not None and name in _INLINE):
@@ -623,6 +636,7 @@ def _pop(element: etree._Element, key: str) -> str | None:
     return value
 
 
+@lru_cache(maxsize=1024)  # as _camel's
 def _attribute_name(key: str) -> str:
     """An ASI attribute's name in 2.1 (`xml:lang` and `xsi:` ones as they are)."""
     return key if key.startswith("{") else _camel(key)
@@ -639,7 +653,7 @@ def _isolate(element: etree._Element, start: str) -> None:
 
 def _unwrap(root: etree._Element) -> None:
     """Each `_UNWRAPPED` element replaced by what it holds."""
-    for wrapper in [e for e in root.iter(f"{{{ASI}}}*") if etree.QName(e).localname in _UNWRAPPED]:
+    for wrapper in list(root.iter(*(_IN_ASI + name for name in _UNWRAPPED))):
         parent = wrapper.getparent()
         if parent is None:
             continue
@@ -660,11 +674,11 @@ def _rooted(old: etree._Element, tag: str, nsmap: dict[str | None, str]) -> etre
     """A new root `tag` declaring `nsmap`, with the old root's content and attributes (an
     ASI root's named as 2.1 names them) and the schema's location for its namespace: lxml
     cannot change the namespaces a root declares."""
-    namespace = etree.QName(tag).namespace
+    in_asi21 = tag.startswith(_IN_ASI21)
     root = etree.Element(tag, nsmap=nsmap)  # type: ignore[arg-type]  # (None: the default)
     for key, value in old.attrib.items():
-        root.set(_attribute_name(str(key)) if namespace == ASI21 else key, value)
-    schema = f"{CP11} {CP11_XSD} {LOM} {LOM21_XSD}" if namespace == CP11 else f"{ASI21} {ASI21_XSD}"
+        root.set(_attribute_name(key) if in_asi21 else key, value)
+    schema = f"{ASI21} {ASI21_XSD}" if in_asi21 else f"{CP11} {CP11_XSD} {LOM} {LOM21_XSD}"
     root.set(_SCHEMA_LOCATION, schema)
     root.text = old.text
     for child in list(old):
@@ -680,21 +694,20 @@ def to_qti21(name: str, data: bytes) -> bytes:
         return data
     old = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
     if name == MANIFEST:
-        for element in old.iter(f"{{{CP}}}*"):
-            element.tag = f"{{{CP11}}}{etree.QName(element).localname}"
-            if element.get("type") in _RESOURCE_TYPES:
-                element.set("type", _RESOURCE_TYPES[element.get("type", "")])
-        version = old.find(f"{{{CP11}}}metadata/{{{CP11}}}schemaversion")
+        for element in old.iter(_IN_CP + "*"):
+            element.tag = _IN_CP11 + element.tag[len(_IN_CP) :]
+            if (kind := element.get("type")) in _RESOURCE_TYPES:
+                element.set("type", _RESOURCE_TYPES[kind])
+        version = old.find(f"{_IN_CP11}metadata/{_IN_CP11}schemaversion")
         if version is not None:
             version.text = _SCHEMA_VERSION
-        root = _rooted(old, f"{{{CP11}}}manifest", {None: CP11, "imsmd": LOM, "xsi": XSI})
+        root = _rooted(old, f"{_IN_CP11}manifest", {None: CP11, "imsmd": LOM, "xsi": XSI})
     else:
         _unwrap(old)
-        for child in list(old):
-            if isinstance(child.tag, str) and etree.QName(child).namespace == ASI:
+        for child in old:
+            if isinstance(child.tag, str) and child.tag.startswith(_IN_ASI):
                 _asi21(child)
-        tag = f"{{{ASI21}}}{_camel(etree.QName(old).localname)}"
-        root = _rooted(old, tag, {None: ASI21, "xsi": XSI})
+        root = _rooted(old, _IN_ASI21 + _camel(old.tag[len(_IN_ASI) :]), {None: ASI21, "xsi": XSI})
     return (
         _DECLARATION.encode()
         + etree.tostring(root, encoding="UTF-8", xml_declaration=False)
