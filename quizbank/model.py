@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -641,14 +641,17 @@ class Quiz(_Strict):
     )
 
 
-def _option_texts(options: Sequence[Option | GapOption], base: Loc) -> Iterator[TextAt]:
+def _option_texts(options: Sequence[Option | GapOption], base: Loc) -> list[TextAt]:
+    # A list, not a generator: a bank's options are its most numerous texts.
+    found: list[TextAt] = []
     for index, option in enumerate(options):
-        yield (*base, index, "text"), option.text
+        found.append(((*base, index, "text"), option.text))
         if option.feedback:
-            yield (*base, index, "feedback"), option.feedback
+            found.append(((*base, index, "feedback"), option.feedback))
+    return found
 
 
-def _choice_texts(question: SingleChoice | MultipleChoice, base: Loc) -> Iterator[TextAt]:
+def _choice_texts(question: SingleChoice | MultipleChoice, base: Loc) -> Iterable[TextAt]:
     return _option_texts(question.options, (*base, "options"))
 
 
@@ -689,7 +692,7 @@ def _no_texts(question: Numerical | ShortAnswer, base: Loc) -> Iterator[TextAt]:
 
 
 # The texts of each type beyond its prompt and explanation, in document order.
-_TYPE_TEXTS: dict[type[_Question], Callable[[Any, Loc], Iterator[TextAt]]] = {
+_TYPE_TEXTS: dict[type[_Question], Callable[[Any, Loc], Iterable[TextAt]]] = {
     SingleChoice: _choice_texts,
     MultipleChoice: _choice_texts,
     TrueFalse: _true_false_texts,

@@ -83,24 +83,26 @@ def _unique_ids(ids: Sequence[str], base: Loc, noun: str) -> Iterator[Problem]:
         first.setdefault(item_id, index)
 
 
-def _distinct_texts(
-    texts: Sequence[str], locs: Sequence[Loc], noun: str, names: Sequence[str]
-) -> Iterator[Problem]:
-    """A text that repeats an earlier one of the same list (whose items `names` name, as "option
-    2"): a learner cannot tell them apart."""
+Place = Callable[[int], tuple[Loc, str]]  # an item's location and name, by its index
+
+
+def _distinct_texts(texts: Sequence[str], noun: str, place: Place) -> Iterator[Problem]:
+    """A text that repeats an earlier one of the same list (whose items `place` locates and
+    names, as "option 2"): a learner cannot tell them apart."""
     if len(set(texts)) == len(texts):
         return  # nearly always: one set
     for index, text in enumerate(texts):
         if (first := texts.index(text)) < index:
             yield (
-                f"this {noun} has the same text as {names[first]}; "
+                f"this {noun} has the same text as {place(first)[1]}; "
                 "a learner cannot tell them apart",
-                locs[index],
+                place(index)[0],
             )
 
 
-def _numbered(noun: str, count: int, suffix: str = "") -> list[str]:
-    return [f"{noun} {number}{suffix}" for number in range(1, count + 1)]
+def _numbered(items: Loc, key: str, noun: str, suffix: str = "") -> Place:
+    """Where the `key` of each item listed at `items` is, and the item's name (`pair 2's item`)."""
+    return lambda index: ((*items, index, key), f"{noun} {index + 1}{suffix}")
 
 
 def _options_rules(
@@ -110,13 +112,11 @@ def _options_rules(
     ids = [option.id for option in options]
     yield from _unique_ids(ids, (*base, "options"), "option")
     texts = [option.text for option in options]
-    locs = [(*base, "options", index, "text") for index in range(len(options))]
-    yield from _distinct_texts(texts, locs, "option", _numbered("option", len(texts)))
-    known = ", ".join(dict.fromkeys(ids))
+    yield from _distinct_texts(texts, "option", _numbered((*base, "options"), "text", "option"))
     seen: set[str] = set()
     for answer, loc in answers:
         if answer not in ids:
-            yield f"{answer!r} is not one of the options {known}", loc
+            yield f"{answer!r} is not one of the options {', '.join(dict.fromkeys(ids))}", loc
         elif answer in seen:
             yield f"{answer!r} is listed twice in the answer", loc
         seen.add(answer)
@@ -164,16 +164,16 @@ def _matching_rules(question: Matching, base: Loc) -> Iterator[Problem]:
             (*base, "distractors"),
         )
     items = [pair.item for pair in question.pairs]
-    item_locs = [(*base, "pairs", index, "item") for index in range(len(items))]
-    yield from _distinct_texts(items, item_locs, "item", _numbered("pair", len(items), "'s item"))
+    pair_item = _numbered((*base, "pairs"), "item", "pair", "'s item")
+    yield from _distinct_texts(items, "item", pair_item)
     matches = [pair.match for pair in question.pairs] + [d.text for d in question.distractors]
-    match_locs = [(*base, "pairs", index, "match") for index in range(len(question.pairs))]
-    match_locs += [
-        (*base, "distractors", index, "text") for index in range(len(question.distractors))
-    ]
-    names = _numbered("pair", len(question.pairs), "'s match")
-    names += _numbered("distractor", len(question.distractors))
-    yield from _distinct_texts(matches, match_locs, "match", names)
+    pair_match = _numbered((*base, "pairs"), "match", "pair", "'s match")
+    distractor_text = _numbered((*base, "distractors"), "text", "distractor")
+
+    def place(index: int) -> tuple[Loc, str]:  # the pairs' matches, then the distractors
+        return pair_match(index) if index < pairs else distractor_text(index - pairs)
+
+    yield from _distinct_texts(matches, "match", place)
 
 
 # The matches of a matching question are lettered, A to Z: the letters of the shortest alphabet.
@@ -183,8 +183,7 @@ MAX_MATCHES = 26
 def _ordering_rules(question: Ordering, base: Loc) -> Iterator[Problem]:
     yield from _unique_ids([item.id for item in question.items], (*base, "items"), "item")
     texts = [item.text for item in question.items]
-    locs = [(*base, "items", index, "text") for index in range(len(texts))]
-    yield from _distinct_texts(texts, locs, "item", _numbered("item", len(texts)))
+    yield from _distinct_texts(texts, "item", _numbered((*base, "items"), "text", "item"))
 
 
 def _cloze_rules(question: Cloze, base: Loc) -> Iterator[Problem]:

@@ -11,9 +11,10 @@ from conftest import CONTENT
 from pydantic import ValidationError
 
 from quizbank import model
-from quizbank.loader import load_quiz
+from quizbank.loader import QUESTION, load_quiz
 from quizbank.markup import mathjax_opener
 from quizbank.project import is_entry
+from quizbank.rules import question_rules
 from quizbank.yamlcompose import compose
 from quizbank.yamlconstruct import construct
 from quizbank.yamlsource import HEAD_BYTES, YamlError, load_document
@@ -121,3 +122,66 @@ def test_an_entry_is_what_it_was_with_two_system_calls(tmp_path: Path) -> None:
     for name in names:
         path = tmp_path / name
         assert is_entry(path) == (os.path.lexists(path) and not path.is_dir()), name
+
+
+_QUESTION = {"id": "q", "prompt": "Which?", "explanation": "Because."}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            {
+                "type": "single_choice",
+                "options": [{"id": "a", "text": "Same"}, {"id": "b", "text": "Same"}],
+                "answer": "c",
+            },
+            [
+                (
+                    "this option has the same text as option 1; a learner cannot tell them apart",
+                    ("questions", 0, "options", 1, "text"),
+                ),
+                ("'c' is not one of the options a, b", ("questions", 0, "answer")),
+            ],
+        ),
+        (
+            {
+                "type": "ordering",
+                "items": [{"id": "a", "text": "One"}, {"id": "b", "text": "One"}],
+            },
+            [
+                (
+                    "this item has the same text as item 1; a learner cannot tell them apart",
+                    ("questions", 0, "items", 1, "text"),
+                )
+            ],
+        ),
+        (
+            {
+                "type": "matching",
+                "pairs": [
+                    {"id": "a", "item": "X", "match": "1"},
+                    {"id": "b", "item": "X", "match": "2"},
+                ],
+                "distractors": [{"id": "c", "text": "2"}],
+            },
+            [
+                (
+                    "this item has the same text as pair 1's item; a learner cannot tell them "
+                    "apart",
+                    ("questions", 0, "pairs", 1, "item"),
+                ),
+                (
+                    "this match has the same text as pair 2's match; a learner cannot tell them "
+                    "apart",
+                    ("questions", 0, "distractors", 0, "text"),
+                ),
+            ],
+        ),
+    ],
+)
+def test_repeated_texts_are_located_and_named(
+    question: dict[str, object], expected: list[tuple[str, tuple[object, ...]]]
+) -> None:
+    validated = QUESTION.validate_python({**_QUESTION, **question})
+    assert list(question_rules([(0, validated)])) == expected
