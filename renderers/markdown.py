@@ -191,6 +191,13 @@ class _Page:
         return isolated(safe_markdown(text), self.rtl)
 
 
+@lru_cache(maxsize=256)
+def _label(lang: str, number: int) -> str:
+    """The label of the option at 0-based `number` in bold, as the page shows it before the
+    option's text: `**B.**`, `**(ب)**` (made once per language and number)."""
+    return f"**{option_label(lang, number)}**"
+
+
 def _choice_texts(question: Question, interface: _Interface) -> list[tuple[str, str]]:
     """(id, text) of each choice; a true/false question offers True and False."""
     if isinstance(question, TrueFalse):
@@ -203,7 +210,7 @@ def _choice(question: SingleChoice | MultipleChoice | TrueFalse, page: _Page) ->
     """Lettered options; the key gives the right letters and options."""
     lang = page.lang
     texts = _choice_texts(question, page.interface)
-    choices = [(f"**{option_label(lang, n)}**", *page.split(t)) for n, (_, t) in enumerate(texts)]
+    choices = [(_label(lang, n), *page.split(t)) for n, (_, t) in enumerate(texts)]
     ids = [choice_id for choice_id, _ in texts]
     right = question.answer_ids
     hint = [page.interface.choose_all] if isinstance(question, MultipleChoice) else []
@@ -294,8 +301,7 @@ def _matching(question: Matching, page: _Page) -> _Parts:
     order = scrambled_order(len(texts), question.id, len(question.pairs))
     letters = {index: option_letter(lang, at) for at, index in enumerate(order)}
     matches = [
-        f"**{option_label(lang, at)}** {_cell(texts[index], page.rtl)}"
-        for at, index in enumerate(order)
+        f"{_label(lang, at)} {_cell(texts[index], page.rtl)}" for at, index in enumerate(order)
     ]
     items = [
         f"**{format_number(n, lang)}.** {_cell(pair.item, page.rtl)}"
@@ -306,8 +312,7 @@ def _matching(question: Matching, page: _Page) -> _Parts:
     body = [interface.match_how, _table(head, list(zip(items, matches, strict=True)))]
     pairs = range(len(question.pairs))
     rows = [
-        (items[n], f"**{option_label(lang, order.index(n))}** {_cell(texts[n], page.rtl)}")
-        for n in pairs
+        (items[n], f"{_label(lang, order.index(n))} {_cell(texts[n], page.rtl)}") for n in pairs
     ]
     answer = option_list(
         lang, [f"{format_number(n + 1, lang)} {interface.arrow} {letters[n]}" for n in pairs]
@@ -318,8 +323,8 @@ def _matching(question: Matching, page: _Page) -> _Parts:
 def _ordering(question: Ordering, page: _Page) -> _Parts:
     """A numbered list in a fixed scrambled order; the key gives the right order."""
     order = scrambled_order(len(question.items), question.id, len(question.items))
-    shown = [("", *page.split(question.items[index].text)) for index in order]
     right = [("", *page.split(item.text)) for item in question.items]
+    shown = [right[index] for index in order]
     numbers = [format_number(order.index(index) + 1, page.lang) for index in range(len(order))]
     body: list[Block] = [page.interface.order_how, PageList(shown, ordered=True)]
     return _Parts(
@@ -352,7 +357,7 @@ def _gap_answer(gap: Gap, lang: str, *, long: bool) -> str:
         return _range(gap.answer_value, gap.tolerance_value, lang)
     index = [option.id for option in gap.options].index(gap.answer)
     if long:
-        return f"**{option_label(lang, index)}** {_inline(gap.options[index].text, is_rtl(lang))}"
+        return f"{_label(lang, index)} {_inline(gap.options[index].text, is_rtl(lang))}"
     return option_letter(lang, index)
 
 
@@ -384,7 +389,7 @@ def _cloze(question: Cloze, page: _Page) -> _Parts:
 
 
 def _gap_option(lang: str, number: int, text: str) -> str:
-    return f"**{option_label(lang, number)}** {_inline(text, is_rtl(lang))}"
+    return f"{_label(lang, number)} {_inline(text, is_rtl(lang))}"
 
 
 def _word_limits(question: Essay, lang: str) -> str:
