@@ -1,0 +1,50 @@
+"""renderers/packages.py: the zip written directly is the very zip zipfile writes."""
+
+from __future__ import annotations
+
+import io
+import random
+import zipfile
+
+import pytest
+from quizbank_renderers import packages
+from quizbank_renderers.packages import MANIFEST, read_zip, write_zip
+
+NAMES = ["a.xml", "items/q-1.xml", "images/shards-1a2b.svg", "images/ضلع-٣.png", "z/é.txt"]
+
+
+def _files(seed: int) -> dict[str, bytes]:
+    """Files of every kind a package holds: XML, repeated text, random bytes, empty, long."""
+    rng = random.Random(seed)
+    files: dict[str, bytes] = {}
+    for name in rng.sample(NAMES, rng.randint(1, len(NAMES))):
+        kind = rng.choice(("xml", "random", "empty", "long"))
+        if kind == "xml":
+            files[name] = b"<qti-item>" + b"<p>text</p>" * rng.randint(1, 50) + b"</qti-item>"
+        elif kind == "random":
+            files[name] = rng.randbytes(rng.randint(1, 5000))
+        elif kind == "long":  # beyond zlib's window and its buffers
+            files[name] = bytes(rng.choice(b"abcde <>") for _ in range(rng.randint(70_000, 90_000)))
+        else:
+            files[name] = b""
+    if rng.random() < 0.5:
+        files[MANIFEST] = b'<?xml version="1.0"?><manifest/>'
+    return files
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_direct_zip_is_the_bytes_zipfile_writes(seed: int) -> None:
+    files = _files(seed)
+    for manifest_first in (False, True):
+        names = sorted(files, key=lambda n: (not (manifest_first and n == MANIFEST), n))
+        written = write_zip(files, manifest_first=manifest_first)
+        assert written == packages._zipfile_zip(names, files)
+        assert read_zip(written) == files
+        assert zipfile.ZipFile(io.BytesIO(written)).testzip() is None
+
+
+def test_a_zip_too_big_for_the_direct_writer_is_zipfiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = _files(3)
+    monkeypatch.setattr(packages, "_MOST_BYTES", 0)
+    names = sorted(files)
+    assert write_zip(files) == packages._zipfile_zip(names, files)
