@@ -195,13 +195,39 @@ def _through_link(out_dir: Path, relative: PurePosixPath) -> bool:
 def _move_all(
     staging: Path, out_dir: Path, relatives: Iterable[PurePosixPath], *, missing_ok: bool = False
 ) -> None:
+    """Move the staged files into place. A folder the output folder does not have yet (every
+    format's, in a first build) is moved whole, with one rename, when it holds just the files
+    listed; the others file by file."""
+    by_folder: dict[str, list[PurePosixPath]] = {}
     for relative in relatives:
-        source = staging / relative
-        if missing_ok and not source.is_file():
+        by_folder.setdefault(relative.parts[0], []).append(relative)
+    for folder, files in by_folder.items():
+        if len(files) > 1 and _moved_whole(staging, out_dir, folder, files):
             continue
-        target = out_dir / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(source, target)
+        for relative in files:
+            source = staging / relative
+            if missing_ok and not source.is_file():
+                continue
+            target = out_dir / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(source, target)
+
+
+def _moved_whole(staging: Path, out_dir: Path, folder: str, files: list[PurePosixPath]) -> bool:
+    """Rename the staged `folder` into the output folder if nothing is there at its name yet
+    and it holds exactly the `files` listed to move; whether it was."""
+    source, target = staging / folder, out_dir / folder
+    if os.path.lexists(target) or source.is_symlink() or not source.is_dir():
+        return False
+    held = {
+        PurePosixPath(os.path.relpath(os.path.join(parent, name), staging))
+        for parent, _, names in os.walk(source)
+        for name in names
+    }
+    if held != set(files):
+        return False
+    os.rename(source, target)
+    return True
 
 
 @contextmanager

@@ -365,3 +365,27 @@ def test_a_killed_build_leaves_no_worker_and_writes_nothing(
         )
         assert rebuilt.returncode == 0, rebuilt.stderr
         assert not list(out.glob(f"{STAGING_PREFIX}*"))
+
+
+def test_a_new_folder_is_moved_whole_with_only_the_files_listed(bank: Path) -> None:
+    """A first build moves each format's staged folder with one rename; a staged folder that
+    holds a file not listed, or whose place is taken, is moved file by file, and what is not
+    listed stays out of the output folder."""
+    out = Path("out")
+    (out / "markdown").mkdir(parents=True)
+    (out / "markdown" / "kept.md").write_text("kept")
+    folder = OutputFolder(out)
+    folder.open()
+    names = (
+        "html/en/a.html html/ur/b.html json/en/a.json json/x.json markdown/en/a.md markdown/b.md"
+    )
+    listed = [PurePosixPath(name) for name in names.split()]
+    for relative in listed:
+        folder.write(relative, relative.name.encode())
+    folder.write(PurePosixPath("json/stray.json"), b"not listed")
+    html_folder = folder.staged(PurePosixPath("html")).stat().st_ino
+    folder.commit(listed, removed=[])
+    assert (out / "html").stat().st_ino == html_folder  # one rename
+    folder.close()
+    assert set(_files(out)) == {*(str(p) for p in listed), "markdown/kept.md"}
+    assert (out / "html/ur/b.html").read_text() == "b.html"
