@@ -76,8 +76,7 @@ def _outside_code(
     while found := special.search(text, pos):
         end = found.end()
         if found.group().startswith("`"):
-            ticks = re.escape(found.group())
-            closing = re.compile(f"(?<!`){ticks}(?!`)").search(text, end)
+            closing = closing_ticks(end - found.start()).search(text, end)
             end = closing.end() if closing else end
         elif not found.group().startswith("\\"):
             replacement, end = rewrite(text, found.start())
@@ -87,6 +86,12 @@ def _outside_code(
         out.append(text[pos:end])
         pos = end
     return "".join(out) + text[pos:]
+
+
+@lru_cache(maxsize=64)
+def closing_ticks(count: int) -> re.Pattern[str]:
+    """What closes a code span opened by `count` backticks: as many, and no more."""
+    return re.compile(f"(?<!`){'`' * count}(?!`)")
 
 
 def _close_fence(text: str) -> str:
@@ -236,11 +241,17 @@ def _may_have_unsafe_links(text: str) -> bool:
 
 def _needs_no_parse(guarded: str) -> bool:
     """True when guarded Markdown surely holds no raw HTML and no link, image, autolink or
-    reference that can go elsewhere (what `_live` parses it for): it has no `<`, and no link
-    that `_may_have_unsafe_links` cannot clear; or each `<` is in a code span of its line."""
-    if "<" not in guarded:
-        return not _may_have_unsafe_links(guarded)
-    return _lt_only_in_line_code(guarded)
+    reference that can go elsewhere (what `_live` parses it for): no link that
+    `_may_have_unsafe_links` cannot clear, and no `<` but in code spans of its lines, beside
+    links that plainly go to http(s) or mailto."""
+    if _may_have_unsafe_links(guarded):
+        return False
+    return "<" not in guarded or _lt_only_in_line_code(_PLAIN_LINK.sub(" ", guarded))
+
+
+# A link whose text has no bracket, backtick, `<` or escape, to http(s) or mailto with no space,
+# parenthesis, backtick or `<`: where Markdown reads it, it takes none of the text's backticks.
+_PLAIN_LINK = re.compile(r"\[[^\[\]`<>\\\n]*\]\((?:https?://|mailto:)[^\s()<>`\\]*\)")
 
 
 # A code span of one backtick on each side, within a line.
@@ -254,7 +265,7 @@ _PAIRED_OTHERWISE = re.compile(r"[\[\\|]|``")
 def _lt_only_in_line_code(text: str) -> bool:
     """True if every `<` of the text is inside a code span that Markdown surely reads: each line
     pairs all its backticks, one by one, and nothing else takes a backtick (no block is code, no
-    link, escape or table cell); with no `[`, there is no link, image or reference either."""
+    link, escape or table cell)."""
     if _PAIRED_OTHERWISE.search(text) or MAY_HOLD_CODE_BLOCK.search(text):
         return False
     outside = _LINE_CODE_SPAN.sub("", text)

@@ -25,7 +25,7 @@ from markdown_it.common.utils import isPunctChar, isWhiteSpace
 
 from quizbank.markup import FSI, LRI, PDI, latin_runs
 
-from .markdown_guards import FORMULA, MAY_HOLD_CODE_BLOCK, in_text_lines
+from .markdown_guards import FORMULA, MAY_HOLD_CODE_BLOCK, closing_ticks, in_text_lines
 
 # What a text needs looked at before any isolation: Latin letters or digits, or code.
 _LATIN_OR_CODE = re.compile(r"[A-Za-z0-9`]")
@@ -94,7 +94,7 @@ def _isolate_lines(text: str) -> str:
         start, end = found.span()
         kind = found.lastgroup
         if kind == "ticks":  # a code span if a run of as many backticks closes it
-            closing = _closing_ticks(end - start).search(text, end)
+            closing = closing_ticks(end - start).search(text, end)
             if closing:
                 end = closing.end()
             # (an escaped backtick before: isolates would split a run of backticks)
@@ -142,12 +142,6 @@ def _code_isolate(code: str) -> str:
     (an Urdu accepted answer, `اسٹیٹ*ڈکٹ`), by its first strong character (FIRST STRONG
     ISOLATE), so that it is not drawn reversed."""
     return FSI if _RTL_LETTER.search(code) else LRI
-
-
-@lru_cache(maxsize=64)
-def _closing_ticks(count: int) -> re.Pattern[str]:
-    """What closes a code span opened by `count` backticks: as many, and no more."""
-    return re.compile(f"(?<!`){'`' * count}(?!`)")
 
 
 def _other(char: str) -> bool:
