@@ -254,8 +254,8 @@ def _needs_no_parse(guarded: str) -> bool:
 _PLAIN_LINK = re.compile(r"\[[^\[\]`<>\\\n]*\]\((?:https?://|mailto:)[^\s()<>`\\]*\)")
 
 
-# A code span of one backtick on each side, within a line.
-_LINE_CODE_SPAN = re.compile(r"`[^`\n]+`")
+# A code span of one backtick on each side, within a line (lines end at \n, \r\n and \r).
+_LINE_CODE_SPAN = re.compile(r"`[^`\r\n]+`")
 # What could make Markdown pair backticks otherwise than line by line (with a code block, see
 # `MAY_HOLD_CODE_BLOCK`): a link's or reference's `[`, an escape, a table's `|` (cells split code
 # spans), a run of several backticks.

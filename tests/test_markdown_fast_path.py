@@ -86,6 +86,7 @@ def test_lt_outside_a_line_s_code_spans_is_parsed() -> None:
     for text in [
         "`a` <b> `c`",  # between two code spans
         "`a\nb` <c>`",  # a code span across lines
+        "- `a\r- <b>`",  # or across list items, where it is none
         "| `a | <b>` |\n|---|---|",  # a table cell splits the code span
         "[x](`<b>`)",  # a link's destination takes the backticks
         "[x](https://e.org/`) <b>`",
