@@ -187,6 +187,8 @@ def image_href(image: Image) -> str:
 
 def shown_images(texts: Iterable[str], images: Mapping[str, Image]) -> list[Image]:
     """The images that texts show, each once, in the order they first appear."""
+    if not images:
+        return []
     found: dict[str, Image] = {}
     for value in texts:
         if "![" in value:
@@ -196,10 +198,26 @@ def shown_images(texts: Iterable[str], images: Mapping[str, Image]) -> list[Imag
     return list(found.values())
 
 
+@lru_cache(maxsize=64)
 def _direction(lang: str) -> str:
     """The attributes of a block of content in `lang`: its language, and its direction when
     right-to-left."""
     return f' xml:lang="{attr(lang)}" dir="rtl"' if is_rtl(lang) else f' xml:lang="{attr(lang)}"'
+
+
+# What every item declares and sets the same: its EXPLANATION, set once processed.
+_EXPLANATION_OUTCOME = outcome(_EXPLANATION, "single", "identifier")
+_EXPLANATION_SHOWN = set_outcome(_EXPLANATION, base_value("identifier", _SHOWN))
+
+
+@lru_cache(maxsize=64)
+def _explanation_start(lang: str) -> str:
+    """The start of an item's modal feedback up to the explanation, titled in `lang`."""
+    return (
+        f'<qti-modal-feedback outcome-identifier="{_EXPLANATION}" identifier="{_SHOWN}" '
+        f'show-hide="show" title="{attr(gettext_for(lang)("Explanation"))}"><qti-content-body>'
+        f"<div{_direction(lang)}>"
+    )
 
 
 def _item(identifier: str, question: Question, lang: str) -> str:
@@ -207,12 +225,6 @@ def _item(identifier: str, question: Question, lang: str) -> str:
     written: Written = WRITERS[type(question)](question, Context(lang, question.id))
     points = number(question.points)
     scored = "" if written.scored else ' external-scored="human"'
-    explanation = (
-        f'<qti-modal-feedback outcome-identifier="{_EXPLANATION}" identifier="{_SHOWN}" '
-        f'show-hide="show" title="{attr(gettext_for(lang)("Explanation"))}"><qti-content-body>'
-        f"<div{_direction(lang)}>{html(question.explanation, lang)}</div>"
-        "</qti-content-body></qti-modal-feedback>"
-    )
     return (
         f"{_DECLARATION}"
         f'<qti-assessment-item xmlns="{ASI}" xmlns:xsi="{XSI}" '
@@ -226,13 +238,13 @@ def _item(identifier: str, question: Question, lang: str) -> str:
         "<qti-default-value><qti-value>0</qti-value></qti-default-value>"
         "</qti-outcome-declaration>"
         f"{outcome('MAXSCORE', 'single', 'float', points)}"
-        f"{outcome(_EXPLANATION, 'single', 'identifier')}"
+        f"{_EXPLANATION_OUTCOME}"
         f"{written.outcomes}"
         f"<qti-item-body{_direction(lang)}>{written.body}</qti-item-body>"
-        f"<qti-response-processing>{written.processing}"
-        f"{set_outcome(_EXPLANATION, base_value('identifier', _SHOWN))}"
+        f"<qti-response-processing>{written.processing}{_EXPLANATION_SHOWN}"
         "</qti-response-processing>"
-        f"{explanation}"
+        f"{_explanation_start(lang)}{html(question.explanation, lang)}</div>"
+        "</qti-content-body></qti-modal-feedback>"
         "</qti-assessment-item>\n"
     )
 

@@ -110,12 +110,20 @@ def _strike(found: re.Match[str]) -> str:
     return "</span>" if found[1] else '<span class="qti-text-decoration-line-through">'
 
 
-@lru_cache(maxsize=8192)
+# Whatever the substitutions below change: a text without any is XHTML as it is.
+_TO_CHANGE = re.compile(
+    r"<(?:img|br|hr|wbr|col|source)\b| (?:rel|aria-label|style)=\"|<ol start=\"|<s>"
+)
+
+
 def xhtml(html: str) -> str:
     """HTML from quizbank.markup as the XHTML that QTI content is: well-formed XML (void
     elements closed), nothing QTI's schema refuses."""
-    if "<" not in html:
-        return html
+    return _changed_xhtml(html) if _TO_CHANGE.search(html) else html
+
+
+@lru_cache(maxsize=8192)
+def _changed_xhtml(html: str) -> str:
     html = _OPEN_VOID.sub(r"<\1\2/>", html)
     html = _DROPPED.sub(lambda found: found[1] or found[2] or "", html)
     if ' style="' in html:
