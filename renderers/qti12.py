@@ -145,10 +145,11 @@ class Package(NamedTuple):
 
 
 def _field(label: str, entry: str, indent: str) -> str:
+    """A `<qtimetadatafield>`: `entry` is a word, a number or an ident, written as it is."""
     return (
         f"{indent}<qtimetadatafield>\n"
         f"{indent}  <fieldlabel>{label}</fieldlabel>\n"
-        f"{indent}  <fieldentry>{text(entry)}</fieldentry>\n"
+        f"{indent}  <fieldentry>{entry}</fieldentry>\n"
         f"{indent}</qtimetadatafield>\n"
     )
 
@@ -214,6 +215,23 @@ def _meta(ident: str, title: str, description: str, points: float, shuffle: bool
         "  <available>false</available>\n"
         "</quiz>\n"
     )
+
+
+def _assessment(ident: str, title: str, items: Sequence[str]) -> bytes:
+    """The assessment's QTI XML: its root section holds the items (and groups), joined once."""
+    head = (
+        f"{_XML_DECLARATION}"
+        f'<questestinterop xmlns="{QTI_NAMESPACE}" xmlns:xsi="{XSI_NAMESPACE}" '
+        f'xsi:schemaLocation="{QTI_NAMESPACE} '
+        'http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd">\n'
+        f'  <assessment ident="{ident}" title="{attr(title)}">\n'
+        "    <qtimetadata>\n"
+        f"{_field('cc_maxattempts', '1', '      ')}"
+        "    </qtimetadata>\n"
+        '    <section ident="root_section">\n'
+    )
+    tail = "    </section>\n  </assessment>\n</questestinterop>\n"
+    return "".join([head, *items, tail]).encode()
 
 
 _ITEM_OUTCOMES = (
@@ -340,7 +358,7 @@ def _points(parts: Sequence[Asked | Group]) -> float:
 def _group(group: Group, items: str) -> str:
     """A question group as Canvas's export writes one."""
     return (
-        f'      <section ident="{attr(group.ident)}" title="{attr(group.title)}">\n'
+        f'      <section ident="{group.ident}" title="{attr(group.title)}">\n'
         "        <selection_ordering>\n"
         "          <selection>\n"
         f"            <selection_number>{group.pick}</selection_number>\n"
@@ -421,26 +439,11 @@ class Qti12Renderer(Renderer[Qti12Options]):
             parts = layout(quiz.quiz_id, current, carried, ident)
             items = [self._part(quiz.quiz_id, part, texts) for part in parts]
         title = to_plain(current.title)
-        assessment = (
-            f"{_XML_DECLARATION}"
-            f'<questestinterop xmlns="{QTI_NAMESPACE}" xmlns:xsi="{XSI_NAMESPACE}" '
-            f'xsi:schemaLocation="{QTI_NAMESPACE} '
-            'http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd">\n'
-            f'  <assessment ident="{ident}" title="{attr(title)}">\n'
-            "    <qtimetadata>\n"
-            f"{_field('cc_maxattempts', '1', '      ')}"
-            "    </qtimetadata>\n"
-            '    <section ident="root_section">\n'
-            f"{''.join(items)}"
-            "    </section>\n"
-            "  </assessment>\n"
-            "</questestinterop>\n"
-        )
         points = _points(parts)
         images = {name: texts.files[name] for name in sorted(texts.used)}
         return Package(
             ident,
-            assessment.encode(),
+            _assessment(ident, title, items),
             _meta(ident, title, description, points, shuffle).encode(),
             _manifest(ident, self._package_title(quiz, lang, title), images).encode(),
             images,
@@ -454,7 +457,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
     def _part(self, quiz_id: str, part: Asked | Group, texts: Texts) -> str:
         """An item, or a group and its items."""
         if isinstance(part, Group):
-            return _group(part, "".join(self._part(quiz_id, item, texts) for item in part.items))
+            return _group(part, "".join([self._part(quiz_id, item, texts) for item in part.items]))
         try:
             return self._item(part.question, texts, part.ident)
         except ValueError as exc:
@@ -484,7 +487,7 @@ class Qti12Renderer(Renderer[Qti12Options]):
             "        <resprocessing>\n"
             f"{_ITEM_OUTCOMES}{_GENERAL_FEEDBACK}{written.conditions}"
             "        </resprocessing>\n"
-            f"{''.join(item_feedback(name, html) for name, html in feedbacks)}"
+            f"{''.join([item_feedback(name, html) for name, html in feedbacks])}"
             "      </item>\n"
         )
 

@@ -63,7 +63,6 @@ from .qti12_xml import (
     WORD_JOINER,
     Numbers,
     Texts,
-    attr,
     in_text,
     material,
     plain_material,
@@ -95,15 +94,16 @@ Writer = Callable[[Any, Texts, Numbers], Written]
 
 
 def _label(ident: str, material: str) -> str:
-    """A `<response_label>` with its material."""
-    return f'{_LABEL}<response_label ident="{attr(ident)}">\n{material}{_LABEL}</response_label>\n'
+    """A `<response_label>` (`ident`, one of `Numbers`) with its material."""
+    return f'{_LABEL}<response_label ident="{ident}">\n{material}{_LABEL}</response_label>\n'
 
 
 def _choices(ident: str, labels: str, *, multiple: bool = False, material: str = "") -> str:
-    """A `<response_lid>`: its own material (a match item, a blank's name), then its choices."""
+    """A `<response_lid>` (`ident`, an ident): its own material (a match item, a blank's name),
+    then its choices."""
     cardinality = "Multiple" if multiple else "Single"
     return (
-        f'          <response_lid ident="{attr(ident)}" rcardinality="{cardinality}">\n'
+        f'          <response_lid ident="{ident}" rcardinality="{cardinality}">\n'
         f"{material}"
         "            <render_choice>\n"
         f"{labels}"
@@ -137,8 +137,10 @@ def _any(conditions: Sequence[str]) -> str:
 def _feedback_conditions(respident: str, idents: Iterable[str]) -> str:
     """A condition per answer with feedback: shows `<n>_fb` when it is chosen, and goes on."""
     return "".join(
-        respcondition(varequal(respident, ident), keep_going=True, feedback=f"{ident}_fb")
-        for ident in idents
+        [
+            respcondition(varequal(respident, ident), keep_going=True, feedback=f"{ident}_fb")
+            for ident in idents
+        ]
     )
 
 
@@ -182,17 +184,21 @@ def _choice(question: SingleChoice | MultipleChoice, texts: Texts, numbers: Numb
     none of the others."""
     idents = {option.id: numbers(f"option/{option.id}") for option in question.options}
     labels = "".join(
-        _label(idents[option.id], material(texts.html(option.text, inline=True), _IN_LABEL))
-        for option in question.options
+        [
+            _label(idents[option.id], material(texts.html(option.text, inline=True), _IN_LABEL))
+            for option in question.options
+        ]
     )
     with_feedback = [option for option in question.options if option.feedback]
     if isinstance(question, MultipleChoice):
         right = set(question.answer)
         key = "".join(
-            varequal(RESPONSE, idents[option.id])
-            if option.id in right
-            else f"<not>{varequal(RESPONSE, idents[option.id])}</not>"
-            for option in question.options
+            [
+                varequal(RESPONSE, idents[option.id])
+                if option.id in right
+                else f"<not>{varequal(RESPONSE, idents[option.id])}</not>"
+                for option in question.options
+            ]
         )
         kind, key = "multiple_answers_question", f"<and>{key}</and>"
     else:
@@ -200,7 +206,7 @@ def _choice(question: SingleChoice | MultipleChoice, texts: Texts, numbers: Numb
     return Written(
         kind,
         _choices(RESPONSE, labels, multiple=isinstance(question, MultipleChoice)),
-        _feedback_conditions(RESPONSE, (idents[option.id] for option in with_feedback))
+        _feedback_conditions(RESPONSE, [idents[option.id] for option in with_feedback])
         + respcondition(key, score="100"),
         [(f"{idents[o.id]}_fb", texts.html(o.feedback)) for o in with_feedback if o.feedback],
     )

@@ -21,14 +21,20 @@ FILEBASE = "%24IMS-CC-FILEBASE%24/"  # $IMS-CC-FILEBASE$: the package's root, fo
 # ------------------------------------------------------------------------------------ XML text
 
 
+# An ident (the assessment's, an item's, a group's, a response's, an answer's number, a
+# feedback's) is made of the model's ids (lowercase letters, digits, `-` and `_`), a language
+# code and `Numbers`' digits: it is written as it is, never escaped.
+
+
 def attr(value: str) -> str:
     """Text escaped for an attribute between double quotes."""
     return escape(value, quote=True)
 
 
 def text(value: str) -> str:
-    """Text escaped as an element's content (`]]>` becomes `]]&gt;`)."""
-    return escape(value, quote=False)
+    """Text escaped as an element's content (`]]>` becomes `]]&gt;`): html.escape without
+    quotes, written out (the renderer's most frequent call)."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def material(html: str, indent: str) -> str:
@@ -50,9 +56,10 @@ def plain_material(value: str, indent: str) -> str:
 
 
 def varequal(respident: str, value: str, *, case: bool = False) -> str:
-    """A `<varequal>`; `case` for a text compared with its case (QTI's default is without)."""
+    """A `<varequal>` of a response (an ident); `case` for a text compared with its case (QTI's
+    default is without)."""
     sensitive = ' case="Yes"' if case else ""
-    return f'<varequal respident="{attr(respident)}"{sensitive}>{text(value)}</varequal>'
+    return f'<varequal respident="{respident}"{sensitive}>{text(value)}</varequal>'
 
 
 def respcondition(
@@ -64,27 +71,29 @@ def respcondition(
     feedback: str | None = None,
 ) -> str:
     """A `<respcondition>` (at the resprocessing's indent): `condition` in its `<conditionvar>`,
-    then the score it sets (or adds), then the feedback it shows, in the DTD's order."""
+    then the score it sets (or adds), then the feedback it shows (an ident), in the DTD's
+    order."""
     keep = "Yes" if keep_going else "No"
-    lines = [
-        f'          <respcondition continue="{keep}">\n',
-        f"            <conditionvar>\n              {condition}\n            </conditionvar>\n",
-    ]
+    sets = ""
     if score is not None:
         action = "Add" if add else "Set"
-        lines.append(f'            <setvar action="{action}" varname="SCORE">{score}</setvar>\n')
+        sets = f'            <setvar action="{action}" varname="SCORE">{score}</setvar>\n'
+    shows = ""
     if feedback is not None:
-        lines.append(
-            f'            <displayfeedback feedbacktype="Response" linkrefid="{attr(feedback)}"/>\n'
-        )
-    lines.append("          </respcondition>\n")
-    return "".join(lines)
+        shows = f'            <displayfeedback feedbacktype="Response" linkrefid="{feedback}"/>\n'
+    return (
+        f'          <respcondition continue="{keep}">\n'
+        f"            <conditionvar>\n              {condition}\n            </conditionvar>\n"
+        f"{sets}{shows}"
+        "          </respcondition>\n"
+    )
 
 
 def item_feedback(ident: str, html: str) -> str:
-    """An `<itemfeedback>` with one HTML text, as Canvas's export writes one."""
+    """An `<itemfeedback>` (`ident`, an ident) with one HTML text, as Canvas's export writes
+    one."""
     return (
-        f'        <itemfeedback ident="{attr(ident)}">\n'
+        f'        <itemfeedback ident="{ident}">\n'
         "          <flow_mat>\n"
         f"{material(html, '            ')}"
         "          </flow_mat>\n"
@@ -108,7 +117,7 @@ class Numbers:
     key (stable when options move), the next free one when two keys meet."""
 
     def __init__(self, seed: str) -> None:
-        self._seed = seed
+        self._seed = f"{seed}\0".encode()
         self._by_key: dict[str, str] = {}
         self._taken: set[int] = set()
 
@@ -116,7 +125,7 @@ class Numbers:
         found = self._by_key.get(key)
         if found is not None:
             return found
-        digest = hashlib.sha256(f"{self._seed}\0{key}".encode()).digest()
+        digest = hashlib.sha256(self._seed + key.encode()).digest()
         offset = int.from_bytes(digest[:4], "big") % _NUMBER_SPAN
         while offset + _NUMBER_LOW in self._taken:
             offset = (offset + 1) % _NUMBER_SPAN
@@ -140,7 +149,6 @@ _CANVAS_MARKUP = re.compile(
     r"|\$(?=\$|IMS[-_]CC[-_]FILEBASE\$|CANVAS_[A-Z_]+\$|WIKI_REFERENCE\$)"
     r"|%24(?=IMS[-_]CC[-_]FILEBASE%24|CANVAS_[A-Z_]+%24|WIKI_REFERENCE%24)"
 )
-_MAYBE_MARKUP = re.compile(r"[\\$]|%24")
 # A tag, or a code element whole (MathJax reads no code): text is what lies between.
 _TAG_OR_CODE = re.compile(r"(<code\b[^>]*>.*?</code>|<[^>]*>)", re.S)
 _MATH = re.compile(r"<math\b([^>]*)>.*?</math>", re.S)
@@ -157,8 +165,6 @@ def in_text(html: str, pattern: re.Pattern[str], replace: str) -> str:
 
 def _inert(html: str) -> str:
     """HTML in whose text Canvas finds no markup of its own (see the module's docstring)."""
-    if not _MAYBE_MARKUP.search(html):
-        return html
     return in_text(html, _CANVAS_MARKUP, rf"\g<0>{WORD_JOINER}")
 
 
@@ -213,7 +219,8 @@ class Texts:
         formulas as TeX, isolated runs as spans."""
         if "<img " in html:
             self._use_images(html)
-        html = _inert(html)
+        if "\\" in html or "$" in html or "%24" in html:  # else nothing Canvas could read
+            html = _inert(html)
         if "<math" in html:
             html = _MATH.sub(lambda found: _tex(found, self.rtl), html)
         if "<bdi" in html:
