@@ -59,6 +59,7 @@ camelCase names. Valid against IMS's QTI 2.1 XSD too (`scripts/qti3-validate --v
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -582,7 +583,9 @@ _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _SCHEMA_LOCATION = f"{{{XSI}}}schemaLocation"
 _UNWRAPPED = {"qti-content-body"}
 MATHML = "http://www.w3.org/1998/Math/MathML"
-_DROPPED_ATTRIBUTES = {"external-scored"}  # what 2.1 has no attribute for
+# What 2.1 has no attribute for, dropped from a QTI element (an inline HTML element's `dir` is
+# its text's isolate: _asi21)
+_DROPPED_ATTRIBUTES = {"external-scored", "dir"}
 _HTML5 = {"bdi": "span"}  # an HTML5 element as the 2.1 element that says the same
 # An inline element's direction (and a `bdi`'s isolation) as Unicode's isolates around its text,
 # which say what `dir` says there: LRI, RLI or FSI, then PDI.
@@ -612,18 +615,17 @@ def _camel(name: str) -> str:
     return first + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _asi21(element: etree._Element) -> None:
-    """An ASI element and what it holds as QTI 2.1, in place (the namespace and names)."""
+def _asi21(element: etree._Element, name: str) -> None:
+    """An ASI element (`name` its local name) and what it holds as QTI 2.1, in place (the
+    namespace and names)."""
     for child in element:
         tag = child.tag
         if not isinstance(tag, str):
             continue
         if tag.startswith(_IN_ASI):
-            _asi21(child)
+            _asi21(child, tag[len(_IN_ASI) :])
         elif tag.startswith(_IN_MATHML):
             _pop(child, "dir")  # MathML 2 lays formulas out left to right only
-    name = element.tag[len(_IN_ASI) :]
-    direction = _pop(element, "dir")
     if name.startswith("qti-"):
         element.tag = _IN_ASI21 + _camel(name)
         old = element.items()
@@ -633,6 +635,7 @@ def _asi21(element: etree._Element) -> None:
             for key, value in new:
                 element.set(key, value)
         return
+    direction = _pop(element, "dir")
     element.tag = _IN_ASI21 + _HTML5.get(name, name)
     if (lang := _pop(element, "lang")) is not None:
         element.set(_XML_LANG, lang)
@@ -699,12 +702,24 @@ def _rooted(old: etree._Element, tag: str, nsmap: dict[str | None, str]) -> etre
     return root
 
 
+_THREAD = threading.local()
+
+
+def _parser() -> etree.XMLParser:
+    """This thread's parser of the files to translate (an lxml parser serves one thread at a
+    time): made once, entities not resolved, nothing fetched."""
+    parser: etree.XMLParser | None = getattr(_THREAD, "parser", None)
+    if parser is None:
+        parser = _THREAD.parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    return parser
+
+
 def to_qti21(name: str, data: bytes) -> bytes:
     """A file of a QTI 3.0 package as the QTI 2.1 package's: the manifest, the test and items;
     any other file (an image) as it is."""
     if not name.endswith(".xml"):
         return data
-    old = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+    old = etree.fromstring(data, _parser())
     if name == MANIFEST:
         for element in old.iter(_IN_CP + "*"):
             element.tag = _IN_CP11 + element.tag[len(_IN_CP) :]
@@ -718,7 +733,7 @@ def to_qti21(name: str, data: bytes) -> bytes:
         _unwrap(old)
         for child in old:
             if isinstance(child.tag, str) and child.tag.startswith(_IN_ASI):
-                _asi21(child)
+                _asi21(child, child.tag[len(_IN_ASI) :])
         root = _rooted(old, _IN_ASI21 + _camel(old.tag[len(_IN_ASI) :]), {None: ASI21, "xsi": XSI})
     return (
         _DECLARATION.encode()
