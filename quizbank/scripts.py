@@ -11,6 +11,8 @@ _UNTRANSLATED_SPANS = re.compile(
     r"`[^`]*`|\$\$.+?\$\$|\$[^$\s][^$]*\$|!\[[^\]]*\]\([^)]*\)|\]\([^)]*\)|https?://\S+", re.DOTALL
 )
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+# What every one of those spans holds; nearly every text holds none of it.
+_MAY_HOLD_SPAN = re.compile(r"[`$\]]|https?://")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ def script_for(lang: str) -> Script | None:
 
 def looks_untranslated(text: str, script: Script) -> bool:
     """True when a text has words but no letter of the script; a lone name or code is fine."""
-    prose = _UNTRANSLATED_SPANS.sub(" ", text)
+    prose = _UNTRANSLATED_SPANS.sub(" ", text) if _MAY_HOLD_SPAN.search(text) else text
     return not script.letters.search(prose) and len(_LATIN_WORD.findall(prose)) >= 2
 
 

@@ -216,7 +216,7 @@ def _without_shortcut(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in (markdown_guards, markdown_lists):
         monkeypatch.setattr(module, "is_plain_paragraph", lambda text: False)
     guards = markdown_guards
-    for function in (guards.safe_markdown, guards.lead_and_rest, guards.block_tokens):
+    for function in (guards._guarded, guards.block_tokens):
         function.cache_clear()
 
 
