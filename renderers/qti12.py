@@ -508,9 +508,9 @@ class Qti12Renderer(Renderer[Qti12Options]):
         """One Loss per question that loses anything, every loss in it (build reports the first
         Loss of a question only)."""
         current = quiz[lang]
+        carried = {q.id: q for q in current.questions if self.carries(q)}
         keeping = self._keeping_order(current) if self.options.shuffle_answers else []
-        shuffled = [q for q in current.questions if self.carries(q) and self._shuffle_of(q)]
-        if keeping and shuffled:
+        if keeping and any(self._shuffle_of(q) for q in carried.values()):
             first, kept = keeping[0]
             yield Loss(
                 None,
@@ -518,13 +518,12 @@ class Qti12Renderer(Renderer[Qti12Options]):
                 f"answers or none, and question {first} ({kept.id}) keeps its order",
                 kind="shuffle",
             )
-        carried = {q.id: q for q in current.questions if self.carries(q)}
         yield from _section_losses(current, carried)
         drawn = {i: s.id for s in current.sections or () if draws(s) for i in s.questions}
         for index, question in enumerate(current.questions):
             if not super().carries(question):
                 what = [f"is left out: {self.name} has no {question.type} questions"]
-            elif not self.carries(question):
+            elif question.id not in carried:
                 what = [
                     "is left out: Canvas has no question with both drop-down and typed gaps "
                     "(multiple dropdowns or fill in multiple blanks)"
