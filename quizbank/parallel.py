@@ -7,10 +7,11 @@ import gc
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from multiprocessing import get_context
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -43,6 +44,10 @@ def parallel_map(
         if not isolated and (workers < 2 or len(items) < threshold):
             yield from map(func, items)
             return
+        # Imported here: a command that checks one file never starts a worker.
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
         chunk = max(1, min(16, len(items) // (workers * 4)))
         # What exists now (modules, renderers, templates) lives as long as the workers: frozen,
         # the collector never walks it there, nor writes to its pages, which stay shared.
