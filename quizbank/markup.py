@@ -436,6 +436,9 @@ def unlinked(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=8192)
 def _rendered(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
     """The text's HTML, and the inside of its paragraph if it is exactly one paragraph."""
+    if _just_words(text):  # the commonest text: one piece, escaped (isolated in Urdu)
+        inside = _isolate_latin(text, lang) if is_rtl(lang) else escapeHtml(text)
+        return _paragraph(_without_at_at(inside))
     pieces = _plain_pieces(text)
     if pieces is not None:
         return _paragraph(_without_at_at(_render_pieces(pieces, lang)))
@@ -639,6 +642,19 @@ def _plain_pieces(text: str) -> tuple[Piece, ...] | None:
                 part = part[1:-1]  # CommonMark drops one space on each side of such code
             pieces.append(("code", part))
     return tuple(pieces)
+
+
+def _just_words(text: str) -> bool:
+    """True for a text `_plain_pieces` gives as one piece of text: one line of words with no
+    syntax, no emphasis, no code and no link, that cannot start a block."""
+    return (
+        bool(text)
+        and "`" not in text
+        and "*" not in text
+        and not _SYNTAX.search(text)
+        and text == text.strip()
+        and not _BLOCK_START.match(text)
+    )
 
 
 def _linked_pieces(segment: str, at_start: bool, at_end: bool) -> list[Piece] | None:

@@ -256,3 +256,15 @@ def test_markdown_export_is_the_same_without_the_shortcut(
     shortcut = [renderer.render_markdown(quiz) for quiz in quizzes]
     _without_shortcut(monkeypatch)
     assert [renderer.render_markdown(quiz) for quiz in quizzes] == shortcut
+
+
+def test_a_text_of_just_words_is_the_one_piece_the_fast_path_reads() -> None:
+    """`_rendered`'s shortcut for the commonest text agrees with `_plain_pieces`."""
+    texts = _random_texts(3000, seed=11) + _random_blocks(500, seed=12)
+    words = [text for text in texts if markup._just_words(text)]
+    assert len(words) > 300
+    for text in texts:
+        if markup._just_words(text):
+            assert markup._plain_pieces(text) == (("text", text),), text
+        elif (pieces := markup._plain_pieces(text)) is not None:
+            assert pieces != (("text", text),), text
