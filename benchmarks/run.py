@@ -8,7 +8,8 @@ A synthetic bank (benchmarks/generate.py; `--all-types` and `--variables-section
 kind) is written to a temporary folder; then, in rounds that alternate the commands (the floor
 first), each one is run as a fresh subprocess and timed by its wall clock, so interpreter
 start-up and imports count alike in every figure. A first round warms the byte-code and file
-caches and is not counted. In each round:
+caches and is not counted; before each command the file system's pending writes are flushed
+(`sync`), so that each command pays for its own writes, not for the previous one's. In each round:
 
 - floor: `yaml.load(text, Loader=yaml.CSafeLoader)` over every file, in one process (PyYAML's C
   parser, with nothing else: no positions, no checks, no output);
@@ -231,7 +232,11 @@ def run(
     sampler: Callable[[int], Memory] | None = None,
     env: dict[str, str] | None = None,
 ) -> Run:
-    """Run a command to its end; its own rusage (and its workers') comes from wait4."""
+    """Run a command to its end; its own rusage (and its workers') comes from wait4.
+
+    The file system's pending writes (the previous command's outputs, a folder just deleted)
+    are flushed first, so that each command pays for its own writes only."""
+    os.sync()
     with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
         proc = subprocess.Popen(
