@@ -539,3 +539,14 @@ def test_script_data_and_choices_are_escaped(tmp_path: Path) -> None:
     assert script_data(page)["questions"]["typed"]["answers"] == [hostile, "a & <b>"]  # type: ignore[index]
     assert '<option value="a">&lt;b&gt;bold&lt;/b&gt; &amp; strong</option>' in page
     assert '<label for="q-pairs--a">&lt;i&gt;one&lt;/i&gt;</label>' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cached_numbers_agree_with_babel(lang: str) -> None:
+    """`number_html` is cached: 1 and 1.0, 2 and 2.5, asked in any order, each come out as
+    Babel formats them."""
+    from quizbank_renderers.html.environment import number_html
+
+    numbers: list[int | float] = [1, 1.0, 2.5, 0.005, 1000, 1000.0, 12345.678, 0, 0.0, -3]
+    for number in numbers + numbers[::-1]:
+        assert number_html(number, lang) == number_html.__wrapped__(number, lang)

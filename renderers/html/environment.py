@@ -14,8 +14,10 @@ from quizbank.locales import direction, language_name
 from quizbank.model import Level
 
 
+@lru_cache(maxsize=4096, typed=True)  # a page numbers its questions 1, 2, 3... in one language
 def number_html(number: int | float, lang: str) -> Markup:
-    """A number formatted by Babel for `lang`, isolated so that it keeps its place in RTL text."""
+    """A number formatted by Babel for `lang`, isolated so that it keeps its place in RTL text.
+    (Typed: 1 and 1.0 are kept apart, as Babel may format them apart.)"""
     return Markup(f"<bdi>{escape(format_number(number, lang))}</bdi>")
 
 

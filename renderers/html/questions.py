@@ -103,13 +103,17 @@ class Labels:
 def labels(lang: str) -> Labels:
     """The interface strings of the questions in `lang`, from its catalog."""
     gettext = gettext_for(lang)
-    right, wrong = escape(gettext("Correct")), escape(gettext("Incorrect"))
-    partial = escape(gettext("Partly correct"))
-    unanswered = escape(gettext("Not answered"))
+
+    def escaped(message: str) -> str:  # a plain str: an f-string formats it the fastest
+        return str(escape(message))
+
+    right, wrong = escaped(gettext("Correct")), escaped(gettext("Incorrect"))
+    partial = escaped(gettext("Partly correct"))
+    unanswered = escaped(gettext("Not answered"))
     return Labels(
-        legend=str(escape(gettext(LEGEND))),
+        legend=escaped(gettext(LEGEND)),
         options_dir=direction(lang),
-        hint=escape(gettext("Choose all that apply.")),
+        hint=escaped(gettext("Choose all that apply.")),
         verdicts=(
             f'<p class="verdict right" hidden>{RIGHT_ICON} {right}</p>\n'
             f'<p class="verdict partial" hidden>{PARTIAL_ICON} {partial}</p>\n'
@@ -117,20 +121,20 @@ def labels(lang: str) -> Labels:
             f'<p class="verdict unanswered" hidden>{unanswered}</p>\n'
             '<p class="points" hidden></p>\n'
         ),
-        answer=escape(gettext("Answer")),
-        explanation=escape(gettext("Explanation")),
-        true=escape(gettext("True")),
-        false=escape(gettext("False")),
-        your_answer=escape(gettext("Your answer")),
-        choose=escape(gettext("Choose…")),
-        move_up=escape(gettext("Move up")),
-        move_down=escape(gettext("Move down")),
+        answer=escaped(gettext("Answer")),
+        explanation=escaped(gettext("Explanation")),
+        true=escaped(gettext("True")),
+        false=escaped(gettext("False")),
+        your_answer=escaped(gettext("Your answer")),
+        choose=escaped(gettext("Choose…")),
+        move_up=escaped(gettext("Move up")),
+        move_down=escaped(gettext("Move down")),
         # Translators: the accessible name of a gap in a text; the numbers come formatted.
-        gap=str(escape(gettext("Gap %(num)s of %(total)s"))),
-        fill_gaps=escape(gettext("Fill in the gaps.")),
-        model_answer=escape(gettext("Model answer")),
+        gap=escaped(gettext("Gap %(num)s of %(total)s")),
+        fill_gaps=escaped(gettext("Fill in the gaps.")),
+        model_answer=escaped(gettext("Model answer")),
         essay_verdict=(
-            f'<p class="verdict unscored" hidden>{escape(gettext(ESSAYS_NOT_SCORED))}</p>\n'
+            f'<p class="verdict unscored" hidden>{escaped(gettext(ESSAYS_NOT_SCORED))}</p>\n'
         ),
         arrow="←" if is_rtl(lang) else "→",
     )
@@ -230,7 +234,7 @@ def _plain(text: str, lang: str) -> str:
 class Head(NamedTuple):
     """What the writer of every type gets besides its question."""
 
-    qid: str  # the question's id on the page (a variant's: `adam-memory__3`), escaped
+    qid: str  # the question's id on the page (a variant's: `adam-memory__3`): a slug
     legend: str
     shared: Labels
     lang: str
@@ -299,7 +303,8 @@ def _answers(answers: Sequence[str], tag: str = "ul") -> tuple[str, int]:
 
 
 class Choice(NamedTuple):
-    """One option of a question: its id, and its label and feedback (empty if none) as HTML."""
+    """One option of a question: its id (an `OptionId`, nothing to escape), and its label and
+    feedback (empty if none) as HTML."""
 
     id: str
     label: str
@@ -324,7 +329,7 @@ def _option(choice: Choice, input_type: str, name: str) -> str:
     feedback = f'<div class="feedback" hidden>{choice.feedback}</div>' if choice.feedback else ""
     return (
         '<div class="option">\n'
-        f'<label><input type="{input_type}" name="{name}" value="{escape(choice.id)}">'
+        f'<label><input type="{input_type}" name="{name}" value="{choice.id}">'
         f' <span class="text">{choice.label}</span></label>\n'
         f"{feedback}</div>\n"
     )
@@ -560,24 +565,25 @@ WRITERS: dict[type[Any], Callable[[Any, Head], str]] = {
 }
 
 
-def question_html(question: Question, head: Head) -> Markup:
+def question_html(question: Question, head: Head) -> str:
     """One question as a `<fieldset>`: its legend and prompt, its answer fields, its verdicts
-    and its closed answer, written by its type's writer."""
-    return Markup(WRITERS[type(question)](question, head))  # from escaped and to_html parts
+    and its closed answer, written by its type's writer (safe HTML: escaped and to_html
+    parts)."""
+    return WRITERS[type(question)](question, head)
 
 
 def _asked_html(asked: Asked, legend: str, shared: Labels, lang: str) -> str:
     """A question as the page asks it: its `<fieldset>`; a question with variables, each
     variant's, together, all but the first hidden until an attempt draws one."""
-    if not asked.drawn:
+    if not asked.drawn:  # ids are slugs, variants' with `__` and a number: nothing to escape
         (qid, question), *_ = asked.variants
-        return question_html(question, Head(str(escape(qid)), legend, shared, lang))
+        return question_html(question, Head(qid, legend, shared, lang))
     fieldsets = "".join(
-        question_html(question, Head(str(escape(qid)), legend, shared, lang, hidden=n > 0))
+        question_html(question, Head(qid, legend, shared, lang, hidden=n > 0))
         for n, (qid, question) in enumerate(asked.variants)
     )
     return (
-        f'<div class="variants" data-question="{escape(asked.question.id)}"'
+        f'<div class="variants" data-question="{asked.question.id}"'
         f' data-variants="{len(asked.variants)}">\n{fieldsets}</div>\n'
     )
 
@@ -589,18 +595,23 @@ def _part_html(part: Part, questions: Iterator[str], lang: str) -> str:
     return f'<div class="part"{pick}>\n{title}{"".join(questions)}</div>\n'
 
 
-def questions_html(parts: Sequence[Part], lang: str) -> Iterator[Markup]:
-    """The questions of a page, written one at a time as the template reaches them (a section
-    that has a title or a pick, whole); numbered in order, as a page without JavaScript shows
-    them all (its script numbers the questions each attempt draws)."""
+def _parts_html(parts: Sequence[Part], lang: str) -> Iterator[str]:
+    """Each question of the page (a section that has a title or a pick, whole)."""
     shared = labels(lang)
     numbered = legends(shared, sum(len(part.questions) for part in parts), lang)
     for part in parts:
         written = (_asked_html(asked, next(numbered), shared, lang) for asked in part.questions)
         if part.title is None and part.pick is None:
-            yield from map(Markup, written)
+            yield from written
         else:
-            yield Markup(_part_html(part, written, lang))  # from escaped and to_html parts
+            yield _part_html(part, written, lang)
+
+
+def questions_html(parts: Sequence[Part], lang: str) -> Markup:
+    """The questions of a page, one per line, numbered in order, as a page without JavaScript
+    shows them all (its script numbers the questions each attempt draws). One `Markup` for the
+    page's template to insert whole, not one per question for it to look at."""
+    return Markup("\n".join(_parts_html(parts, lang)))  # from escaped and to_html parts
 
 
 # What the page's script grades each type with (assets/quiz.js, `TYPES`). Every question has
