@@ -97,9 +97,17 @@ def script_data(parts: Sequence[Part], lang: str, shuffle: bool) -> dict[str, An
         "correct": gettext("Correct"),
         "incorrect": gettext("Incorrect"),
         "number": number_format(lang),
-        "unanswered": [_unanswered(n, lang) for n in range(scored + 1)],
+        "unanswered": unanswered_notes(scored, lang),
         **numbered,
     }
+
+
+@lru_cache(maxsize=256)
+def unanswered_notes(scored: int, lang: str) -> tuple[str, ...]:
+    """The notes after the score of a page of `scored` questions, by how many were left
+    unanswered (0 to `scored`): the same for every page of as many questions, made once (a
+    tuple, which the page's JSON writes as a list)."""
+    return tuple(_unanswered(count, lang) for count in range(scored + 1))
 
 
 def _unanswered(count: int, lang: str) -> str:
