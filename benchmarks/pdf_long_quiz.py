@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from generate import generate_bank
-from run import Run, run
+from measuring import Run, run
 
 
 def _build(bank: Path, out: Path, *langs: str) -> Run:

@@ -67,17 +67,16 @@ import os
 import platform
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from generate import Kind, edit_one_file, generate_bank
+from measuring import Memory, Run, Series, TreeSampler, child_env, run
+from peer import Text2qti, install_text2qti
 
 FLOOR_CODE = """\
 import pathlib, sys, yaml
@@ -95,234 +94,6 @@ TARGETS = {
     "validate_one": 1.0,
 }
 SLOW_FORMATS = {"pdf"}  # measured one by one only when --formats names them
-TEXT2QTI = "text2qti==0.8.0"
-# A 10-question quiz in text2qti's format, with the kinds of question it shares with quizbank.
-TEXT2QTI_QUIZ = """\
-Quiz title: Checkpoint sharding and resumable training
-Quiz description: Practise checkpoint metadata, training-state recovery and resume validation.
-
-Title: Why shard
-1.  Why are large model checkpoints split into **shards**?
-... Splitting keeps each file a manageable size and lets shards load in parallel.
-a)  To make the model train faster on small inputs
-... Sharding changes how state is stored, not how fast the model trains.
-b)  To compress the weights with `gzip`
-... Shards are not compressed.
-*c) Because one checkpoint may be too large for one file or machine
-... Right: each shard stays a manageable size.
-d)  Because `torch.save` cannot write more than one tensor
-... It writes a whole state dict.
-
-Title: Resume state
-2.  Which of these belong in a resumable checkpoint?
-... Everything training changes must be saved to continue exactly.
-[*] The optimizer state
-[*] The RNG state of every rank
-[ ] A screenshot of the dashboard
-[*] The data loader's position
-
-Title: Memory-mapped files
-3.  `safetensors` files can be memory-mapped.
-... The format stores raw tensors after a JSON header.
-*a) True
-b)  False
-
-Title: Adam's beta
-4.  What is Adam's default first-moment coefficient, *beta1*?
-... PyTorch's Adam uses `betas=(0.9, 0.999)`.
-=   0.9 +- 0.005
-
-Title: Checkpoint size
-Points: 2
-5.  A model has 7 billion parameters in 4-byte floats and Adam keeps two more values per
-    parameter. How many GB does a full checkpoint take?
-... Weights and two moments: 7 x 4 x 3 = 84 GB.
-=   84 +- 0.5
-
-Title: Format name
-6.  Which file format stores raw tensors after a JSON header?
-... Safetensors stores a JSON header, then the raw tensor bytes.
-*   safetensors
-*   safe tensors
-
-Title: Load default
-7.  What does `torch.load(path)` do by default since PyTorch 2.6?
-... It loads only tensors and plain containers unless told otherwise.
-a)  It runs any pickled code
-... Not any more: `weights_only=True` is the default.
-*b) It loads weights only
-c)  It refuses every file
-
-Title: Atomic save
-8.  Which steps make a checkpoint save atomic?
-... Write to a temporary file in the same folder, then rename it.
-[*] Write to a temporary file in the final folder
-[*] Call `fsync` on it
-[*] Rename it with `os.replace()`
-[ ] Delete the previous checkpoint first
-
-Title: Index file
-9.  Which file maps each tensor name to the shard that holds it?
-... The index's `weight_map` does.
-*   model.safetensors.index.json
-*   index.json
-
-Title: Weights only
-Points: 3
-10. Explain why a weights-only package cannot resume training exactly.
-... A full-mark answer names the optimizer and RNG state.
-____
-"""
-
-
-@dataclass
-class Run:
-    """One command run: wall and CPU seconds, peak RSS of its largest process, and its output."""
-
-    wall: float
-    cpu: float
-    maxrss_mb: float
-    out: str
-
-
-@dataclass
-class Memory:
-    """Memory of one build: the largest process, and every process's peak added up."""
-
-    largest_mb: float
-    processes: int
-    sum_of_peaks_mb: float
-    peak_total_pss_mb: float
-
-
-@dataclass
-class Series:
-    """Every run of one command."""
-
-    runs: list[Run] = field(default_factory=list)
-
-    @property
-    def wall(self) -> float:
-        return statistics.median(r.wall for r in self.runs)
-
-    @property
-    def cpu(self) -> float:
-        return statistics.median(r.cpu for r in self.runs)
-
-    @property
-    def low(self) -> float:
-        return min(r.wall for r in self.runs)
-
-    @property
-    def high(self) -> float:
-        return max(r.wall for r in self.runs)
-
-
-def _child_env() -> dict[str, str]:
-    # Byte-code caches are written as after any normal install, even where the environment
-    # turns them off; otherwise every start-up would compile quizbank's modules again.
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["NO_COLOR"] = "1"
-    return env
-
-
-def run(
-    command: Sequence[str],
-    sampler: Callable[[int], Memory] | None = None,
-    env: dict[str, str] | None = None,
-) -> Run:
-    """Run a command to its end; its own rusage (and its workers') comes from wait4.
-
-    The file system's pending writes (the previous command's outputs, a folder just deleted)
-    are flushed first, so that each command pays for its own writes only."""
-    os.sync()
-    with tempfile.TemporaryFile() as out:
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, env=env or _child_env()
-        )
-        if sampler:
-            sampler(proc.pid)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - started
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} exited with {proc.returncode}:\n{text}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text)
-
-
-class TreeSampler:
-    """Samples, in a thread, the memory of a process and of every process below it."""
-
-    def __init__(self, interval: float = 0.05) -> None:
-        self.interval = interval
-        self.peaks: dict[int, float] = {}
-        self.peak_pss = 0.0
-        self._thread: threading.Thread | None = None
-
-    def __call__(self, pid: int) -> Memory:
-        self._thread = threading.Thread(target=self._watch, args=(pid,), daemon=True)
-        self._thread.start()
-        return Memory(0, 0, 0, 0)
-
-    def result(self, largest_mb: float) -> Memory:
-        if self._thread:
-            self._thread.join()
-        return Memory(
-            largest_mb, len(self.peaks), sum(self.peaks.values()) / 1024, self.peak_pss / 1024
-        )
-
-    def _watch(self, root: int) -> None:
-        tree: list[int] = []
-        samples = 0
-        while Path(f"/proc/{root}").exists() and _state(root) not in ("Z", "X", ""):
-            if samples % 10 == 0:
-                tree = _tree(root)  # workers come and go rarely; scanning /proc is the cost
-            samples += 1
-            total_pss = 0.0
-            for pid in tree:
-                hwm = _kib(f"/proc/{pid}/status", "VmHWM:")
-                if hwm:
-                    self.peaks[pid] = max(self.peaks.get(pid, 0.0), hwm)
-                total_pss += _kib(f"/proc/{pid}/smaps_rollup", "Pss:")
-            self.peak_pss = max(self.peak_pss, total_pss)
-            time.sleep(self.interval)
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return ""
-
-
-def _tree(root: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, frontier = [root], [root]
-    while frontier:
-        frontier = [pid for pid, parent in parents.items() if parent in frontier]
-        found += frontier
-    return found
-
-
-def _kib(path: str, key: str) -> float:
-    try:
-        for line in Path(path).read_text().splitlines():
-            if line.startswith(key):
-                return float(line.split()[1])
-    except OSError:
-        pass
-    return 0.0
 
 
 @dataclass
@@ -380,7 +151,7 @@ def list_formats() -> tuple[list[Format], list[str]]:
         [sys.executable, "-m", "quizbank", "formats"],
         capture_output=True,
         text=True,
-        env=_child_env(),
+        env=child_env(),
         check=True,
     )
     found = [
@@ -400,47 +171,6 @@ def formats_to_measure(found: list[Format], asked: Sequence[str] | None) -> list
     if unknown:
         raise SystemExit(f"--formats: no such format: {', '.join(unknown)} (see quizbank formats)")
     return [by_name[name] for name in dict.fromkeys(asked)]
-
-
-@dataclass
-class Text2qti:
-    """text2qti in a venv of its own in the work folder, and the 10-question quiz it converts."""
-
-    folder: Path
-    version: str = ""
-    problem: str = ""  # why it could not be installed or run: then it is not measured
-
-    @property
-    def quiz(self) -> Path:
-        return self.folder / "quiz.txt"
-
-    def command(self) -> list[str]:
-        return [str(self.folder / "venv" / "bin" / "text2qti"), str(self.quiz)]
-
-    def env(self) -> dict[str, str]:
-        """Its config file (~/.text2qti.bespon, written on its first run) goes to its folder."""
-        return {**_child_env(), "HOME": str(self.folder)}
-
-
-def install_text2qti(work: Path) -> Text2qti:
-    """Make a venv, pip install text2qti into it, write the quiz and convert it once."""
-    tool = Text2qti(work / "text2qti")
-    tool.folder.mkdir()
-    tool.quiz.write_text(TEXT2QTI_QUIZ, encoding="utf-8")
-    venv = tool.folder / "venv"
-    for step, env in (
-        ([sys.executable, "-m", "venv", str(venv)], None),
-        ([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", TEXT2QTI], None),
-        (tool.command(), tool.env()),
-    ):
-        proc = subprocess.run(step, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [str(proc.returncode)]
-            tool.problem = f"`{' '.join(step)}` failed: {last[0]}"
-            return tool
-    version = [*tool.command()[:1], "--version"]
-    tool.version = subprocess.run(version, capture_output=True, text=True).stdout.strip()
-    return tool
 
 
 def measure(
