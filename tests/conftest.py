@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS
 
 from quizbank.cli import main
 from quizbank.loader import load_quiz
 from quizbank.model import Quiz
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
@@ -93,3 +98,14 @@ def line_of(path: Path, needle: str, start: int = 1) -> int:
         if number >= start and needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright, started once for each test module that asks."""
+    from playwright.sync_api import sync_playwright  # only the browser tests need it
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

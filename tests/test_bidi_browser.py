@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from playwright.sync_api import Browser, Page, sync_playwright
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Browser, Page
 from test_markdown_rtl import HOST, MEASURE
 
 from quizbank.build import BuildRequest, build
@@ -34,14 +33,6 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert not build(request, discover_renderers()).report.has_errors
     return folder
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import expect, sync_playwright
 from test_html import ROOT, VNU
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS
 
 from quizbank.cli import _parser
 from quizbank.scripts import ARABIC

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from test_html import CONTENT, LANGS, build
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, platform_fonts
+from test_html_browser import PHONE, platform_fonts
 
 QUIZZES = ("checkpoint-sharding", "resuming-training-in-practice")
 MATCHING = "state-sources"  # the second quiz's matching question
@@ -66,14 +66,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for quiz_id in QUIZZES:  # every question on show: its text is measured, not the draw
         pages |= build(out, CONTENT, quiz_id, every_question=True)
     return pages
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

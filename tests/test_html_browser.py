@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from babel.numbers import format_decimal, format_percent
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from quizbank_renderers.html import HtmlOptions, HtmlRenderer
 from test_html import CONTENT, FIXTURES, LANGS, QUIZ_ID, ROOT, VNU, build, load
 from test_html_media import GRID, MEDIA, MEDIA_ID, PRACTICE_ID, one_question
@@ -45,15 +45,6 @@ from quizbank.model import (
 )
 from quizbank.renderer import QuizTranslations
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 375, "height": 812}
 SCORES = {
     ("en", 8): "Your score: 8 of 8 (100%)",
@@ -91,14 +82,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def types_site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return build(tmp_path_factory.mktemp("types"), TYPES, TYPES_ID)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 class Opened:

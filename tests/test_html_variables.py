@@ -19,13 +19,13 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from test_html import CONTENT, LANGS, QUIZ_ID, ROOT, VNU, build, script_data
-from test_html_browser import Opened, browser, open_page
+from test_html_browser import Opened, open_page
 
 from quizbank.i18n import gettext_for
 from quizbank.model import Cloze, Numerical
 from quizbank.variables import variants
 
-__all__ = ["browser", "open_page"]  # the browser tests' fixtures, used here too
+__all__ = ["open_page"]  # the browser tests' fixture, used here too (browser: conftest.py)
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variables"
 CALC = "calc"

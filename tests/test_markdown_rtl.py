@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 from quizbank_renderers import markdown as renderer
 from quizbank_renderers import markdown_guards, markdown_rtl
 from quizbank_renderers.markdown import render_markdown
 from quizbank_renderers.markdown_guards import safe_markdown
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS
 
 from quizbank.loader import load_quiz
 from quizbank.model import Quiz
@@ -211,14 +210,6 @@ MEASURE = """([root, text, offsets]) => {
   }
   return null;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_code_and_latin_phrases_read_left_to_right_in_chromium(

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Browser
 
 from quizbank.diagnostics import Diagnostic, Position, Severity
 from quizbank.serve.problem_pages import error_page
@@ -44,14 +42,6 @@ def test_a_column_at_either_end_is_marked(column: int) -> None:
     marked = re.search(r"<mark>(.*?)</mark>", page, re.S)
     assert marked
     assert marked[1] == (html.escape(LINE[column - 1]) if column <= len(LINE) else " ")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_the_mark_sits_on_the_columns_word_in_chromium(browser: Browser) -> None:

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 from hostile_svgs import hostile_svgs, ordinary_svgs
-from playwright.sync_api import Browser, sync_playwright
-from test_html_browser import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Browser
 from test_svg_hardening import _moodle_file
 
 from quizbank.cli import main
@@ -74,14 +73,6 @@ def server() -> Iterator[tuple[str, list[str]]]:
     yield f"http://127.0.0.1:{httpd.server_port}/", requests
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _open_each(browser: Browser, files: list[Path], requests: list[str], wanted: set[str]) -> None:
