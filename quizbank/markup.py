@@ -451,7 +451,7 @@ def _rendered(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
 def _parsed(text: str, lang: str, math: MathStyle) -> tuple[str, str | None]:
     md = _PARSERS[is_rtl(lang), math]
     env: EnvType = {"lang": lang}
-    if _one_line_paragraph(text):
+    if one_line_paragraph(text):
         return _paragraph(md.renderer.render(md.parseInline(text, env), md.options, env))
     tokens = md.parse(text, env)
     block: str = md.renderer.render(tokens, md.options, env).strip()
@@ -471,9 +471,9 @@ def _paragraph(inside: str) -> tuple[str, str]:
 _BLOCK_OPENER = re.compile(r"[#>\-+*=_|~`\[<0-9 \t]")
 
 
-def _one_line_paragraph(text: str) -> bool:
-    """True if Markdown reads the text as one paragraph of that one line, as it is: then only
-    its inline syntax needs parsing."""
+def one_line_paragraph(text: str) -> bool:
+    """True if Markdown surely reads the text as one paragraph of that one line, as it is: then
+    only its inline syntax needs parsing."""
     return (
         bool(text)
         and text == text.strip()

@@ -23,7 +23,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType
 
 from quizbank.images import elsewhere
-from quizbank.markup import is_plain_paragraph, safe_link, walk
+from quizbank.markup import is_plain_paragraph, one_line_paragraph, safe_link, walk
 
 # GitHub's dialect for structure (tables too), without inline parsing: block tokens (type,
 # level, map, markup) as a full parse gives them, for the checks that only look at the blocks
@@ -291,7 +291,7 @@ def lead_and_rest(text: str) -> tuple[str, str]:
     costly in it, the guards and the parse, is.)
     """
     text = safe_markdown(text)
-    if _one_line_paragraph(text) or is_plain_paragraph(text):
+    if one_line_paragraph(text) or is_plain_paragraph(text):
         return _without_closing_hashes(text), ""  # a paragraph of one line is all lead
     lines = text.split("\n")
     first = block_tokens(text)[:1]
@@ -307,22 +307,6 @@ def lead_and_rest(text: str) -> tuple[str, str]:
     parts = [line.strip() for line in lines[:end] if line.strip()]
     lead = " ".join([*map(_without_hard_break, parts[:-1]), *parts[-1:]])
     return _without_closing_hashes(lead), "\n".join(lines[end:]).strip("\n")
-
-
-# What can open a block other than a paragraph at the start of a line: a heading, quote, list,
-# rule, fence, table, HTML, reference definition or indented code.
-_BLOCK_OPENER = re.compile(r"[#>\-+*=_|~`\[<0-9 \t]")
-
-
-def _one_line_paragraph(text: str) -> bool:
-    """True if Markdown surely reads the text as one paragraph of that one line, as written."""
-    return (
-        bool(text)
-        and "\n" not in text
-        and "\r" not in text
-        and not _BLOCK_OPENER.match(text)
-        and text == text.strip()
-    )
 
 
 def _holds_code(text: str, end: int) -> bool:

@@ -54,7 +54,7 @@ def test_texts_left_as_written_are_what_the_guards_make_them() -> None:
 
 def test_one_line_paragraphs_are_what_markdown_reads() -> None:
     texts = _random_texts(3000, seed=31)
-    taken = [text for text in texts if guards._one_line_paragraph(text)]
+    taken = [text for text in texts if guards.one_line_paragraph(text)]
     assert len(taken) > 300
     paragraph = [("paragraph_open", [0, 1]), ("inline", [0, 1]), ("paragraph_close", None)]
     for text in taken:
@@ -106,7 +106,7 @@ def take_shortcuts_away(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(guards, "MAY_HOLD_CODE_BLOCK", re.compile(""))
     monkeypatch.setattr(guards, "_left_as_written", lambda text: False)
     monkeypatch.setattr(guards, "_needs_no_parse", lambda text: False)
-    monkeypatch.setattr(guards, "_one_line_paragraph", lambda text: False)
+    monkeypatch.setattr(guards, "one_line_paragraph", lambda text: False)
     monkeypatch.setattr(guards, "is_plain_paragraph", lambda text: False)
     monkeypatch.setattr(markdown_lists, "_may_list_at_edge", lambda text, last: True)
     monkeypatch.setattr(markdown_lists, "_may_ordered_at_edge", lambda text, last: True)

@@ -160,7 +160,7 @@ def test_random_texts_render_as_markdown_it_renders_them() -> None:
     assert taken > 1000  # the comparison means something: many texts took the fast path
     # and many others were parsed as one line of inline Markdown, with no block parse
     one_line = [t for t in texts if markup._plain_pieces(t) is None]
-    assert sum(map(markup._one_line_paragraph, one_line)) > 200
+    assert sum(map(markup.one_line_paragraph, one_line)) > 200
 
 
 def test_texts_of_paragraphs_and_lists_render_as_markdown_it_renders_them() -> None:
