@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import copy
 import io
-import struct
 import zipfile
-import zlib
 from collections.abc import Mapping, Sequence
 
 from lxml import etree
@@ -31,65 +29,14 @@ def write_zip(files: Mapping[str, bytes], *, manifest_first: bool = False) -> by
     """The files in a zip that is the same bytes for the same files: sorted by name (the
     manifest first, if asked), fixed times and permissions, deflated."""
     names = sorted(files, key=lambda name: (not (manifest_first and name == MANIFEST), name))
-    if len(names) > _MOST_ENTRIES or sum(map(len, files.values())) > _MOST_BYTES:
-        return _zipfile_zip(names, files)
-    return _plain_zip(names, files)
-
-
-def _zipfile_zip(names: Sequence[str], files: Mapping[str, bytes]) -> bytes:
-    """The zip as zipfile writes it (with ZIP64 records where the sizes need them)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         for name in names:
             info = zipfile.ZipInfo(name, ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = _PERMISSIONS
+            info.external_attr = 0o644 << 16
             archive.writestr(info, files[name])
     return out.getvalue()
-
-
-# A zip of fewer entries and bytes than these needs no ZIP64 record: `_plain_zip` writes it.
-_MOST_ENTRIES = zipfile.ZIP_FILECOUNT_LIMIT
-_MOST_BYTES = zipfile.ZIP64_LIMIT // 2  # deflated, far below ZIP64_LIMIT still
-_PERMISSIONS = 0o644 << 16
-# A zip's records (PKWARE's APPNOTE.TXT 4.3.7, 4.3.12, 4.3.16) as zipfile packs them.
-_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
-_CENTRAL_HEADER = struct.Struct("<4s4B4HL2L5H2L")
-_END = struct.Struct("<4s4H2LH")
-_VERSION = 20  # zipfile's version "made by" and "needed to extract" of a deflated entry
-_SYSTEM = zipfile.ZipInfo().create_system  # zipfile's "made by" system: 3 (Unix) or 0
-_DOS_TIME = ZIP_TIME[3] << 11 | ZIP_TIME[4] << 5 | ZIP_TIME[5] // 2
-_DOS_DATE = (ZIP_TIME[0] - 1980) << 9 | ZIP_TIME[1] << 5 | ZIP_TIME[2]
-_UTF8_NAME = 0x800  # the flag of a name in UTF-8 (one in ASCII has none)
-
-
-def _plain_zip(names: Sequence[str], files: Mapping[str, bytes]) -> bytes:
-    """The bytes `_zipfile_zip` writes for a zip without ZIP64 records, written directly: each
-    entry's local header and data (deflated by zlib at its default level, as zipfile does),
-    then the central directory and its end; without zipfile's objects and seeks per entry."""
-    chunks: list[bytes] = []
-    directory: list[bytes] = []
-    offset = 0
-    for name in names:
-        data = files[name]
-        try:
-            encoded, flags = name.encode("ascii"), 0
-        except UnicodeEncodeError:
-            encoded, flags = name.encode("utf-8"), _UTF8_NAME
-        deflated = zlib.compress(data, zlib.Z_DEFAULT_COMPRESSION, -zlib.MAX_WBITS)
-        # flags, method, time, date, CRC-32, sizes, the name's length: in both headers
-        entry = (flags, zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE, zlib.crc32(data),
-                 len(deflated), len(data), len(encoded))  # fmt: skip
-        header = _LOCAL_HEADER.pack(b"PK\x03\x04", _VERSION, 0, *entry, 0) + encoded
-        # no extra field, comment, disk number or internal attributes
-        central = (_VERSION, _SYSTEM, _VERSION, 0, *entry, 0, 0, 0, 0, _PERMISSIONS, offset)
-        directory.append(_CENTRAL_HEADER.pack(b"PK\x01\x02", *central) + encoded)
-        chunks += (header, deflated)
-        offset += len(header) + len(deflated)
-    listing = b"".join(directory)
-    count = len(names)
-    end = _END.pack(b"PK\x05\x06", 0, 0, count, count, len(listing), offset, 0)
-    return b"".join((*chunks, listing, end))
 
 
 def read_zip(data: bytes) -> dict[str, bytes]:
