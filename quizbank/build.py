@@ -198,7 +198,7 @@ def build(
         folder.open()
         cache = BuildCache()
         if request.use_cache:
-            cache = BuildCache.load(request.out_dir, registry.renderers.keys())
+            cache = BuildCache.load(request.out_dir, registry.names)
             if cache.warning:
                 result.warnings.append(cache.warning)
         _JOB = _Job(

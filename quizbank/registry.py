@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 
@@ -36,28 +36,40 @@ class Registry:
     renderers: Mapping[str, RendererEntry]
     warnings: tuple[str, ...] = ()
     errors: Mapping[str, str] = field(default_factory=dict)  # a name claimed twice: why
+    not_loaded: frozenset[str] = frozenset()  # installed, but not asked for: never imported
+
+    @property
+    def names(self) -> list[str]:
+        """Every format installed, loaded or not."""
+        return sorted({*self.renderers, *self.not_loaded})
 
     def get(self, name: str) -> RendererEntry:
         if name in self.renderers:
             return self.renderers[name]
         if name in self.errors:
             raise UsageError(self.errors[name])
-        raise UsageError(
-            f"unknown format {name!r}; the formats are {', '.join(sorted(self.renderers))}"
-        )
+        raise UsageError(f"unknown format {name!r}; the formats are {', '.join(self.names)}")
 
 
-def discover_renderers(points: Iterable[EntryPoint] | None = None) -> Registry:
-    """Load every renderer entry point; a broken plug-in becomes a warning, a clash an error.
+def discover_renderers(
+    points: Iterable[EntryPoint] | None = None, wanted: Collection[str] = ()
+) -> Registry:
+    """Load the renderer entry points named in `wanted` (all of them if none is); a broken
+    plug-in becomes a warning, a clash an error.
 
     A clash concerns its name only: a plug-in that claims a built-in's name is left out (the
     built-in keeps it); two plug-ins that claim one name are both left out. Every other
-    renderer works as usual.
+    renderer works as usual. A renderer not wanted is not imported: a one-format build does not
+    pay for importing the others (nor hears of a broken plug-in it does not use).
     """
     found: dict[str, RendererEntry] = {}
     claims: dict[str, list[RendererEntry]] = {}
     warnings: list[str] = []
+    not_loaded: set[str] = set()
     for point in points if points is not None else entry_points(group=ENTRY_POINT_GROUP):
+        if wanted and point.name not in wanted:
+            not_loaded.add(point.name)
+            continue
         dist = point.dist.name if point.dist else "unknown distribution"
         version = point.dist.version if point.dist else "?"
         try:
@@ -84,7 +96,9 @@ def discover_renderers(points: Iterable[EntryPoint] | None = None) -> Registry:
             found[name] = (builtin or entries)[0]
         if len(entries) > 1:
             errors[name] = _clash_message(name, entries, builtin[0] if builtin else None)
-    return Registry(dict(sorted(found.items())), tuple(warnings), errors)
+    return Registry(
+        dict(sorted(found.items())), tuple(warnings), errors, frozenset(not_loaded - set(found))
+    )
 
 
 def _clash_message(name: str, entries: list[RendererEntry], builtin: RendererEntry | None) -> str:

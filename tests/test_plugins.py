@@ -95,6 +95,63 @@ def test_a_name_two_plugins_claim_is_refused_for_that_name_only() -> None:
     assert str(raised.value) == message
 
 
+def test_only_the_formats_asked_for_are_imported() -> None:
+    points = [
+        _EntryPoint("json", "quizbank_renderers.json:JsonRenderer", _Dist("quizbank")),
+        _EntryPoint("broken", "quizbank_no_such_module:Renderer", _Dist("quizbank-broken")),
+        _EntryPoint("qti3", "quizbank_no_such_module:Qti3", _Dist("quizbank")),
+    ]
+    registry = discover_renderers(points, ["json"])  # type: ignore[arg-type]
+    assert list(registry.renderers) == ["json"]
+    assert registry.warnings == ()  # the broken plug-in was never imported
+    assert registry.names == ["broken", "json", "qti3"]
+    with pytest.raises(UsageError, match="unknown format 'pdf'; the formats are broken, json"):
+        registry.get("pdf")
+    everything = discover_renderers(points)  # type: ignore[arg-type]
+    assert list(everything.renderers) == ["json"]
+    assert len(everything.warnings) == 2
+
+
+def test_a_one_format_build_does_not_hear_of_a_broken_plugin_it_does_not_use(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points = [
+        _EntryPoint("json", "quizbank_renderers.json:JsonRenderer", _Dist("quizbank")),
+        _EntryPoint("broken", "quizbank_no_such_module:Renderer", _Dist("quizbank-broken")),
+    ]
+    real = discover_renderers
+    monkeypatch.setattr(
+        "quizbank.commands.printing.discover_renderers",
+        lambda wanted=(): real(points, wanted),  # type: ignore[arg-type]
+    )
+    one = cli("build", "-f", "json", "-o", tmp_path / "one")
+    assert one.code == 0, one.out + one.err
+    assert "broken" not in one.err
+    every = cli("build", "-o", tmp_path / "every")
+    assert every.code == 0, every.out + every.err
+    assert "quizbank: warning: renderer 'broken' from quizbank-broken could not be" in every.err
+    asked = cli("build", "-f", "broken", "-o", tmp_path / "asked")
+    assert asked.code == 2
+    assert "unknown format 'broken'" in asked.err
+    assert "renderer 'broken' from quizbank-broken could not be loaded" in asked.err
+    assert not (tmp_path / "asked").exists()
+
+
+def test_a_one_format_build_keeps_what_the_others_recorded_in_the_cache(
+    bank: Path, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    out = tmp_path / "out"
+    assert cli("build", "-o", out).code == 0
+    rebuilt = cli("build", "-o", out).out.split(" for ")[0]
+    assert "unchanged" in rebuilt
+    one = cli("build", "-f", "json", "-o", out)
+    assert one.code == 0, one.out + one.err
+    assert "(2 unchanged)" in one.out  # the quiz's JSON, in both languages
+    again = cli("build", "-o", out)
+    assert again.code == 0, again.out + again.err
+    assert again.out.split(" for ")[0] == rebuilt  # every other format's record was kept
+
+
 def test_formats_and_build_still_work_beside_a_clash(
     bank: Path, tmp_path: Path, cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,7 +168,7 @@ def test_formats_and_build_still_work_beside_a_clash(
     real = discover_renderers
     monkeypatch.setattr(
         "quizbank.commands.printing.discover_renderers",
-        lambda: real(points),  # type: ignore[arg-type]
+        lambda wanted=(): real(points, wanted),  # type: ignore[arg-type]
     )
     listed = cli("formats")
     assert listed.code == 0

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from quizbank.build import BuildRequest, build
 
     report_format = output_format(args, err)
-    registry = renderers_found(err)
+    registry = renderers_found(err, args.formats or ())
     request = BuildRequest(
         paths=args.paths or [DEFAULT_CONTENT],
         out_dir=args.output,

@@ -4,6 +4,7 @@ GitHub Actions annotations), the renderers found with their warnings, and counts
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 from rich.console import Console
 from rich.text import Text
@@ -55,9 +56,10 @@ def _diagnostic_text(diagnostic: Diagnostic) -> Text:
     return text
 
 
-def renderers_found(err: Console) -> Registry:
-    """The renderers installed, each warning and error of finding them said on stderr."""
-    registry = discover_renderers()
+def renderers_found(err: Console, wanted: Collection[str] = ()) -> Registry:
+    """The renderers installed (those `wanted` loaded, or all), each warning and error of
+    finding them said on stderr."""
+    registry = discover_renderers(wanted=wanted)
     for warning in registry.warnings:
         err.print(Text(printable(f"quizbank: warning: {warning}"), style="yellow"))
     for error in registry.errors.values():
