@@ -4,6 +4,7 @@ default format; and the build cache it measures re-renders only what changed."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -231,3 +232,34 @@ def test_the_variables_sections_bank_has_variables_and_sections_that_draw(tmp_pa
         assert first.pick is not None and first.pick < len(first.questions)
         drawn = [question for section in sectioned.sections for question in section.questions]
         assert drawn == [q.id for q in sectioned.questions]
+
+
+def test_lower_bounds_times_every_part_of_each_format(generated: Path) -> None:
+    """benchmarks/lower_bounds.py: a row per part, each a number beside its ratio to the floor;
+    the deflating of zips only for a format that writes zips."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "lower_bounds.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(generated), "--formats", "json", "qti3"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = {
+        line[:48].strip(): line[48:].split()
+        for line in done.stdout.splitlines()[2:]  # after the count and the header
+    }
+    assert list(rows) == [
+        "floor (CSafeLoader)",
+        "compose (YAML nodes with positions)",
+        "check every quiz",
+        "json: the texts' Markdown",
+        "json: the writer, texts at hand",
+        "qti3: the texts' Markdown",
+        "qti3: the writer, texts at hand",
+        "qti3: deflating its zips (in the writer's)",
+    ]
+    assert all(len(figures) == 2 for figures in rows.values())
+    floor = float(rows["floor (CSafeLoader)"][0])
+    assert floor > 0 and rows["floor (CSafeLoader)"][1] == "1.00"
+    assert all(float(seconds) >= 0 and float(ratio) >= 0 for seconds, ratio in rows.values())
+    assert done.stdout.startswith(f"{2 * QUIZZES} files, {QUIZZES} quizzes")
