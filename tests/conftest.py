@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,13 @@ class Run:
     def errors(self) -> list[str]:
         """The printed lines that report an error."""
         return [line for line in self.lines if ": error: " in line]
+
+
+def as_from_a_terminal() -> None:
+    """`preexec_fn` of a command a test stops with SIGINT as Ctrl-C would: its SIGINT is the
+    default one even when this test run's is ignored (as a shell ignores it for a run started in
+    the background with `&`), so the command hears it as it would in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def bundled_quiz(lang: str) -> Quiz:

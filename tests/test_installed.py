@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from artefacts import Dist, Installed, built, install
+from conftest import as_from_a_terminal
 
 FORMATS = ("html", "markdown", "moodle", "json", "qti3", "gift", "qti12", "pdf", "qti21")
 QUIZ = "first-quiz"
@@ -166,6 +167,7 @@ def server(installed: Installed, project: Path) -> Iterator[subprocess.Popen[str
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
     try:
         yield process

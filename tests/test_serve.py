@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import as_from_a_terminal
 from playwright.sync_api import expect, sync_playwright
 
 from quizbank.cli import _parser, main
@@ -229,6 +230,7 @@ def test_ctrl_c_stops_the_command_cleanly(content: Path, sig: signal.Signals) ->
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
+        preexec_fn=as_from_a_terminal,
     )
     try:
         assert server.stdout is not None

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import QUIZ, REPO
+from conftest import QUIZ, REPO, as_from_a_terminal
 
 from quizbank.yamlsource import MAX_FILE_BYTES, YamlError, read_bytes
 
@@ -35,6 +35,7 @@ MEMORY = 3 << 30
 
 def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    as_from_a_terminal()  # serve is stopped with SIGINT
 
 
 def quizbank(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
