@@ -36,14 +36,13 @@ from generate import generate_bank
 from quizbank_renderers.packages import read_zip
 
 from quizbank import markup
-from quizbank.build import plan_renderers
+from quizbank.build import ActiveRenderer, plan_renderers
 from quizbank.parallel import tuned_gc
 from quizbank.project import Bank, check_quiz, discover
 from quizbank.registry import discover_renderers
 from quizbank.renderer import QuizTranslations, rendered_quiz
 from quizbank.yamlcompose import compose
 
-LANGUAGES = ["en", "ur"]
 ItemT = TypeVar("ItemT")
 
 
@@ -77,7 +76,7 @@ def read_yaml(path: Path) -> object:
 
 def checked_quizzes(bank: Bank) -> list[QuizTranslations]:
     return [
-        QuizTranslations(group.quiz_id, checked.translations, LANGUAGES, checked.images, {})
+        QuizTranslations(group.quiz_id, checked.translations, bank.languages, checked.images, {})
         for group in bank.groups
         if (checked := check_quiz(group, bank.languages, strict=False)).ok
     ]
@@ -95,9 +94,10 @@ def deflate_zip_entries(zips: list[bytes]) -> float:
     return spent[0]
 
 
-def format_costs(fmt: str, quizzes: list[QuizTranslations]) -> tuple[float, float, float]:
+def format_costs(
+    active: ActiveRenderer, quizzes: list[QuizTranslations]
+) -> tuple[float, float, float]:
     """The texts' Markdown, the writer's own cost, and the deflating of its zips (CPU s)."""
-    active = plan_renderers(discover_renderers(wanted=[fmt]), [fmt], [], LANGUAGES)[0]
     markup._rendered.cache_clear()
     first, second = [0.0], [0.0]
     zips: list[bytes] = []
@@ -115,9 +115,7 @@ def main() -> None:
     parser.add_argument("bank", type=Path, nargs="?", help="a bank generate.py wrote")
     parser.add_argument("--quizzes", type=int, default=500, help="for a generated bank (500)")
     parser.add_argument(
-        "--formats",
-        nargs="+",
-        default=["gift", "html", "json", "markdown", "moodle", "qti12", "qti3"],
+        "--formats", nargs="+", default=(), help="(default: those a build without -f writes)"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -132,8 +130,10 @@ def main() -> None:
             bank = discover([root])
             quizzes: list[QuizTranslations] = []
             rows.append(("check every quiz", timed(lambda: quizzes.extend(checked_quizzes(bank)))))
-            for fmt in args.formats:
-                texts_html, writer, deflate = format_costs(fmt, quizzes)
+            registry = discover_renderers(wanted=args.formats)
+            for active in plan_renderers(registry, args.formats, [], bank.languages):
+                fmt = active.name
+                texts_html, writer, deflate = format_costs(active, quizzes)
                 rows.append((f"{fmt}: the texts' Markdown", texts_html))
                 rows.append((f"{fmt}: the writer, texts at hand", writer))
                 if deflate:
