@@ -68,7 +68,7 @@ def child_env() -> dict[str, str]:
 
 def run(
     command: Sequence[str],
-    sampler: Callable[[int], Memory] | None = None,
+    sampler: Callable[[int], None] | None = None,
     env: dict[str, str] | None = None,
 ) -> Run:
     """Run a command to its end; its own rusage (and its workers') comes from wait4.
@@ -102,10 +102,10 @@ class TreeSampler:
         self.peak_pss = 0.0
         self._thread: threading.Thread | None = None
 
-    def __call__(self, pid: int) -> Memory:
+    def __call__(self, pid: int) -> None:
+        """Start watching the process `pid` and its workers until it ends."""
         self._thread = threading.Thread(target=self._watch, args=(pid,), daemon=True)
         self._thread.start()
-        return Memory(0, 0, 0, 0)
 
     def result(self, largest_mb: float) -> Memory:
         if self._thread:
